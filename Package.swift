@@ -1,0 +1,70 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Data flows one way: bytes → VisageImage → tensors (VisageNN) → observations (Visage).
+// Each module has one job; ARCHITECTURE.md is the map.
+let package = Package(
+    name: "Visage",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Visage", targets: ["Visage"]),
+        .executable(name: "visage", targets: ["visage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System codecs. Headers and link flags come from pkg-config.
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+
+        // SIMD microkernels with runtime CPU dispatch; the only C Visage writes.
+        .target(name: "CVisageKernels"),
+
+        // Normalized and pixel coordinates, orientation. No dependencies.
+        .target(name: "VisageGeometry"),
+        // Pixel buffers, decode/encode, EXIF orientation, resize, warp to tensor.
+        .target(name: "VisageImage", dependencies: ["VisageGeometry", "CTurboJPEG", "CPNG"]),
+        // TFLite reader, planner, operators, interpreter. Sees tensors, never faces.
+        .target(name: "VisageNN", dependencies: ["CVisageKernels"]),
+        // Vision-style contour detection on any image.
+        .target(name: "VisageContours", dependencies: ["VisageGeometry", "VisageImage"]),
+        // The bundled MediaPipe models as resources, verified on load.
+        .target(
+            name: "VisageModels", path: "Models",
+            exclude: ["NOTICE"],
+            sources: ["BundledModel.swift", "SHA256.swift"],
+            resources: [
+                .copy("face_detection_short_range.tflite"),
+                .copy("face_detection_full_range.tflite"),
+                .copy("face_landmarks_detector.tflite"),
+                .copy("face_blendshapes.tflite"),
+                .copy("geometry_pipeline_metadata_landmarks.binarypb"),
+            ]),
+        // The public API: requests, observations, the face pipeline.
+        .target(
+            name: "Visage",
+            dependencies: ["VisageGeometry", "VisageImage", "VisageNN", "VisageContours", "VisageModels"]),
+        // The command-line tool.
+        .executableTarget(
+            name: "visage",
+            dependencies: ["Visage", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+        .testTarget(name: "VisageGeometryTests", dependencies: ["VisageGeometry"]),
+        .testTarget(
+            name: "VisageImageTests", dependencies: ["VisageImage"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "VisageNNTests", dependencies: ["VisageNN", "VisageModels"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "VisageContoursTests", dependencies: ["VisageContours"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "VisageTests", dependencies: ["Visage", "VisageModels"]),
+        .testTarget(name: "VisageCLITests", dependencies: ["visage"]),
+    ]
+)

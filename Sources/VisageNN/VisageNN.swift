@@ -1,0 +1,1 @@
+// Placeholder so the target compiles; the engine work fills this module.

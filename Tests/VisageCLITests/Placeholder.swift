@@ -1,0 +1,1 @@
+// Tests for VisageCLI arrive with its work.

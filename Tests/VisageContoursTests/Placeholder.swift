@@ -1,0 +1,1 @@
+// Tests for VisageContours arrive with its work.

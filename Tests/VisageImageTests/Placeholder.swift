@@ -1,0 +1,1 @@
+// Tests for VisageImage arrive with its work.

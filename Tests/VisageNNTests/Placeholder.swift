@@ -1,0 +1,1 @@
+// Tests for VisageNN arrive with its work.

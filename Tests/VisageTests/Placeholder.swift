@@ -1,0 +1,1 @@
+// Tests for Visage arrive with its work.
