@@ -1,0 +1,42 @@
+import Foundation
+
+extension Image {
+    /// Decodes a JPEG, PNG, PPM or PGM file; the content decides the format, not the extension.
+    ///
+    /// - Throws: ``ImageError/notAFile(path:)`` for directories, ``ImageError/unreadable(path:reason:)``
+    ///   when the file cannot be opened, and the errors of ``init(data:options:)``.
+    public init(contentsOf url: URL, options: ImageDecodingOptions = .init()) throws(ImageError) {
+        try self.init(data: readImageFile(url), options: options)
+    }
+
+    /// Decodes JPEG, PNG, PPM or PGM data into RGB8, RGBA8 or Gray8 (see ``ImageFileInfo/pixelFormat``).
+    ///
+    /// The header is read and the pixel limit checked before any pixel memory is allocated.
+    /// - Throws: ``ImageError/empty``, ``ImageError/unsupportedFormat(signature:)``,
+    ///   ``ImageError/truncated(_:reason:)``, ``ImageError/corrupt(_:reason:)``,
+    ///   ``ImageError/imageTooLarge(width:height:limit:)``.
+    public init(data: Data, options: ImageDecodingOptions = .init()) throws(ImageError) {
+        if let maximum = options.maximumDimension, maximum < 1 {
+            throw .invalidParameter(name: "maximumDimension", value: "\(maximum)", rule: "must be at least 1")
+        }
+        var image = try withBytes(of: data) { bytes throws(ImageError) in
+            switch try sniffFormat(bytes) {
+            case .jpeg: try JPEGCodec.decode(bytes, options: options)
+            case .png: try PNGCodec.decode(bytes, pixelLimit: options.pixelLimit)
+            case .pnm: try PNMCodec.decode(bytes, pixelLimit: options.pixelLimit)
+            }
+        }
+        if let maximum = options.maximumDimension, max(image.width, image.height) > maximum {
+            let size = Self.fittingSize(width: image.width, height: image.height, maximumDimension: maximum)
+            image = try image.resized(width: size.width, height: size.height, method: .area)
+        }
+        self = options.applyOrientation ? image.applyingOrientation() : image
+    }
+
+    /// The size with the longer side `maximumDimension` and the aspect ratio kept (each side at least 1).
+    package static func fittingSize(width: Int, height: Int, maximumDimension: Int) -> (width: Int, height: Int) {
+        let scale = Double(maximumDimension) / Double(max(width, height))
+        return (max(1, min(maximumDimension, Int((Double(width) * scale).rounded()))),
+                max(1, min(maximumDimension, Int((Double(height) * scale).rounded()))))
+    }
+}

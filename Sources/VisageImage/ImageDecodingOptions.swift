@@ -1,0 +1,19 @@
+/// How a file becomes an ``Image``.
+public struct ImageDecodingOptions: Sendable, Hashable {
+    /// Rotate and mirror the pixels so they are upright, per the EXIF orientation. When false the
+    /// image keeps the stored pixels and reports the orientation in ``Image/orientation``.
+    public var applyOrientation: Bool
+    /// When set, the longer stored side of the result is at most this many pixels, aspect ratio kept.
+    /// JPEG uses libjpeg's scaled IDCT (cheap: the full image is never decoded) and then an area
+    /// resize for the remainder; other formats decode fully and area-resize.
+    public var maximumDimension: Int?
+    /// The most pixels (width × height, as stored in the file) a decode may allocate. Checked from the header,
+    /// before any pixel memory exists. 100 megapixels by default.
+    public var pixelLimit: Int
+
+    public init(applyOrientation: Bool = true, maximumDimension: Int? = nil, pixelLimit: Int = 100_000_000) {
+        self.applyOrientation = applyOrientation
+        self.maximumDimension = maximumDimension
+        self.pixelLimit = pixelLimit
+    }
+}

@@ -1,0 +1,141 @@
+import CPNG
+import VisageGeometry
+
+/// PNG through libpng's simplified API, which keeps libpng's `longjmp` error handling inside libpng.
+///
+/// Visage reads IHDR itself first, so the pixel limit is enforced before libpng allocates anything.
+/// All bit depths decode to 8 bits per channel: 1, 2 and 4-bit gray scale to 0…255, 16-bit samples
+/// scale as `round(v × 255 / 65535)`. Gray with alpha and palettes with transparency decode to RGBA8.
+/// libpng honours gAMA and cHRM chunks that differ from sRGB (Pillow ignores them).
+package enum PNGCodec {
+    // The PNG_FORMAT_* combinations are macro expressions Swift does not import; these are their parts.
+    private static let color = png_uint_32(PNG_FORMAT_FLAG_COLOR)
+    private static let alpha = png_uint_32(PNG_FORMAT_FLAG_ALPHA)
+    private static let bgr = png_uint_32(PNG_FORMAT_FLAG_BGR)
+
+    struct Header {
+        var width: Int
+        var height: Int
+        var bitDepth: Int
+        var colorType: Int
+        var interlaced: Bool
+    }
+
+    static func header(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> Header {
+        // Signature (8), IHDR length (4) and type (4), then 13 bytes of IHDR.
+        guard bytes.count >= 33 else { throw .truncated(.png, reason: "\(bytes.count) bytes cannot hold the signature and IHDR") }
+        guard bytes[12..<16].elementsEqual([0x49, 0x48, 0x44, 0x52]) else { throw .corrupt(.png, reason: "the first chunk is not IHDR") }
+        let u32 = { (at: Int) in Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        let header = Header(width: u32(16), height: u32(20), bitDepth: Int(bytes[24]), colorType: Int(bytes[25]), interlaced: bytes[28] != 0)
+        guard header.width > 0, header.height > 0, header.width < 1 << 31, header.height < 1 << 31 else {
+            throw .corrupt(.png, reason: "size \(header.width)×\(header.height) is outside 1…2³¹−1")
+        }
+        return header
+    }
+
+    package static func info(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> ImageFileInfo {
+        let header = try header(bytes)
+        let chunks = scanChunks(bytes)
+        let (colorModel, pixelFormat): (String, PixelFormat)
+        switch header.colorType {
+        case 0: (colorModel, pixelFormat) = ("gray", chunks.hasTransparency ? .rgba8 : .gray8)
+        case 2: (colorModel, pixelFormat) = ("RGB", chunks.hasTransparency ? .rgba8 : .rgb8)
+        case 3: (colorModel, pixelFormat) = ("palette", chunks.hasTransparency ? .rgba8 : .rgb8)
+        case 4: (colorModel, pixelFormat) = ("gray+alpha", .rgba8)
+        case 6: (colorModel, pixelFormat) = ("RGBA", .rgba8)
+        default: throw .corrupt(.png, reason: "colour type \(header.colorType) is not 0, 2, 3, 4 or 6")
+        }
+        return ImageFileInfo(
+            format: .png, width: header.width, height: header.height, orientation: chunks.orientation,
+            pixelFormat: pixelFormat, bitDepth: header.bitDepth, colorModel: colorModel, isProgressive: header.interlaced)
+    }
+
+    package static func decode(_ bytes: UnsafeRawBufferPointer, pixelLimit: Int) throws(ImageError) -> Image {
+        let header = try header(bytes)
+        try checkPixelLimit(width: header.width, height: header.height, limit: pixelLimit)
+        let chunks = scanChunks(bytes)
+        var png = png_image()
+        png.version = png_uint_32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_memory(&png, bytes.baseAddress, bytes.count) != 0 else {
+            throw failure(&png)
+        }
+        // 16-bit files without gAMA/sRGB are sRGB-encoded like 8-bit ones, not linear.
+        png.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB)
+        let hasColor = png.format & color != 0
+        let hasAlpha = png.format & alpha != 0
+        let pixelFormat: PixelFormat = hasAlpha ? .rgba8 : hasColor ? .rgb8 : .gray8
+        png.format = (hasAlpha || hasColor ? color : 0) | (hasAlpha ? alpha : 0)
+        return try Image(
+            uninitializedWidth: header.width, height: header.height, pixelFormat: pixelFormat, orientation: chunks.orientation
+        ) { out throws(ImageError) in
+            let stride = Int32(header.width * pixelFormat.bytesPerPixel)
+            guard png_image_finish_read(&png, nil, out.baseAddress, stride, nil) != 0 else { throw failure(&png) }
+        }
+    }
+
+    /// Encodes the stored pixels, 8 bits per channel, without ancillary chunks.
+    package static func encode(_ image: Image) throws(ImageError) -> [UInt8] {
+        var png = png_image()
+        png.version = png_uint_32(PNG_IMAGE_VERSION)
+        png.width = png_uint_32(image.width)
+        png.height = png_uint_32(image.height)
+        png.format = switch image.pixelFormat {
+        case .rgb8: color
+        case .rgba8: color | alpha
+        case .bgra8: color | alpha | bgr
+        case .gray8: 0
+        }
+        // libpng's row stride counts components, so a stride that is not a whole number of pixels is packed first.
+        let source = image.bytesPerRow % image.pixelFormat.bytesPerPixel == 0 ? image : image.packed()
+        let stride = Int32(source.bytesPerRow)
+        return try withExtendedLifetime(source.storage) { () throws(ImageError) -> [UInt8] in
+            var size = 0
+            guard png_image_write_to_memory(&png, nil, &size, 0, source.storage.base, stride, nil) != 0 else {
+                throw .encodingFailed(.png, reason: message(&png))
+            }
+            var output = [UInt8](repeating: 0, count: size)
+            let status = output.withUnsafeMutableBytes {
+                png_image_write_to_memory(&png, $0.baseAddress, &size, 0, source.storage.base, stride, nil)
+            }
+            guard status != 0 else { throw .encodingFailed(.png, reason: message(&png)) }
+            return Array(output.prefix(size))
+        }
+    }
+
+    /// Chunk facts the simplified API does not report: the eXIf orientation and transparency (tRNS).
+    private static func scanChunks(_ bytes: UnsafeRawBufferPointer) -> (orientation: ImageOrientation, hasTransparency: Bool) {
+        var offset = 8
+        var orientation = ImageOrientation.up
+        var hasTransparency = false
+        while offset + 8 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let start = offset + 8
+            guard length <= bytes.count - start else { break }
+            if type == "eXIf" {
+                orientation = EXIFOrientation.read(tiff: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]))
+            } else if type == "tRNS" {
+                hasTransparency = true
+            } else if type == "IEND" {
+                break
+            }
+            offset = start + length + 4
+        }
+        return (orientation, hasTransparency)
+    }
+
+    private static func message(_ png: inout png_image) -> String {
+        withUnsafeBytes(of: &png.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    /// The failure libpng reported, freeing its state; messages about missing data mean truncation.
+    private static func failure(_ png: inout png_image) -> ImageError {
+        let text = message(&png)
+        png_image_free(&png)
+        let lowered = text.lowercased()
+        if lowered.contains("eof") || lowered.contains("not enough") || lowered.contains("truncated") || lowered.contains("read error") {
+            return .truncated(.png, reason: text)
+        }
+        return .corrupt(.png, reason: text)
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for VisageImage arrive with its work.
