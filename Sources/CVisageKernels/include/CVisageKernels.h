@@ -1,8 +1,103 @@
-// Visage's SIMD microkernels. Internal to Visage: not a stable API.
+// Visage's SIMD microkernels. Internal to Visage: not a stable API (see ../README.md).
+//
+// Every operation exists for every instruction set in `visage_isa`; the portable set is
+// complete and the others override it. Swift picks a set once (`visage_isa_select`) and passes
+// it to each call, so tests can run the same shapes through every available set.
 #ifndef CVISAGE_KERNELS_H
 #define CVISAGE_KERNELS_H
 
-/// 1 when this CPU runs AVX2 and FMA code, else 0. Asked once, at dispatch time.
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The instruction sets Visage has kernels for.
+typedef enum visage_isa {
+    visage_isa_portable = 0,
+    visage_isa_avx2_fma = 1,
+    visage_isa_neon = 2,
+} visage_isa;
+
+/// Number of `visage_isa` values, for iterating the kernel list.
+#define VISAGE_ISA_COUNT 3
+
+/// 1 when this CPU runs AVX2 and FMA code, else 0.
 int visage_cpu_has_avx2_fma(void);
+
+/// 1 when this machine can run the kernels of `isa`.
+int visage_isa_is_available(visage_isa isa);
+
+/// A short lower-case name: "portable", "avx2_fma", "neon".
+const char *visage_isa_name(visage_isa isa);
+
+/// The set to use: the best available one, unless `request` (the VISAGE_KERNELS environment
+/// value, may be NULL) names an available set such as "portable".
+visage_isa visage_isa_select(const char *request);
+
+/// Clamp then PReLU, applied in registers before each store.
+typedef struct visage_f32_epilogue {
+    float min;
+    float max;
+    /// NULL, or one slope per channel padded with zeros to a multiple of 16.
+    const float *slopes;
+} visage_f32_epilogue;
+
+/// Convolution geometry, NHWC, batch 1; the C mirror of Swift's `ConvolutionShape`.
+typedef struct visage_conv_geometry {
+    size_t input_height, input_width, input_channels;
+    size_t output_height, output_width, output_channels;
+    size_t kernel_height, kernel_width;
+    size_t stride_y, stride_x;
+    size_t pad_top, pad_left;
+} visage_conv_geometry;
+
+/// Output channels are packed in panels of this many (all sets share the layout).
+#define VISAGE_CONV_PANEL 16
+
+/// Floats needed by `visage_f32_conv_pack` (zero-padded panels of bias and weights).
+size_t visage_f32_conv_packed_count(const visage_conv_geometry *g);
+
+/// Packs OHWI weights and an optional bias (NULL: zeros) into `packed`.
+void visage_f32_conv_pack(
+    const visage_conv_geometry *g, const float *weights_ohwi, const float *bias, float *packed);
+
+/// Writes output rows [row_begin, row_end). `zeros` holds `input_channels` zeros (padding taps).
+void visage_f32_conv_run(
+    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
+    const visage_f32_epilogue *epilogue, const float *input, float *output,
+    size_t row_begin, size_t row_end);
+
+/// Floats needed by `visage_f32_dwconv_pack`.
+size_t visage_f32_dwconv_packed_count(const visage_conv_geometry *g);
+
+/// Packs HWC depthwise weights (multiplier 1) and an optional bias into `packed`.
+void visage_f32_dwconv_pack(
+    const visage_conv_geometry *g, const float *weights_hwc, const float *bias, float *packed);
+
+/// Depthwise convolution of output rows [row_begin, row_end). `zeros` holds `channels` zeros.
+void visage_f32_dwconv_run(
+    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
+    const visage_f32_epilogue *epilogue, const float *input, float *output,
+    size_t row_begin, size_t row_end);
+
+/// out = clamp(a op b, min, max) for n values; `out` may alias `a` or `b`.
+void visage_f32_vadd(visage_isa isa, const float *a, const float *b, float *out, size_t n, float min, float max);
+void visage_f32_vmul(visage_isa isa, const float *a, const float *b, float *out, size_t n, float min, float max);
+void visage_f32_vsub(visage_isa isa, const float *a, const float *b, float *out, size_t n, float min, float max);
+
+/// out = clamp(x, min, max); `out` may alias `x`.
+void visage_f32_vclamp(visage_isa isa, const float *x, float *out, size_t n, float min, float max);
+
+/// PReLU of n values in pixels of `channels` values, one slope per channel; `out` may alias `x`.
+void visage_f32_vprelu(
+    visage_isa isa, const float *x, const float *slopes, size_t channels, float *out, size_t n);
+
+/// out = 1 / (1 + exp(-x)); `out` may alias `x`.
+void visage_f32_vsigmoid(visage_isa isa, const float *x, float *out, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

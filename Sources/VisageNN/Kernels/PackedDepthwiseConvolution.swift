@@ -1,37 +1,61 @@
+import CVisageKernels
+
 /// A DEPTHWISE_CONV_2D (depth multiplier 1, any kernel size) with its weights packed once.
 ///
-/// `shape.inputChannels` must equal `shape.outputChannels`. `run` is thread-safe and writes only
-/// the output rows it is given.
+/// Weights are packed in groups of 16 channels with the bias in front; 3×3 kernels run an
+/// unrolled 9-tap microkernel, other sizes a general one. `shape.inputChannels` must equal
+/// `shape.outputChannels`. `run` is thread-safe and writes only the output rows it is given.
 package final class PackedDepthwiseConvolution: Sendable {
     package let shape: ConvolutionShape
     package let epilogue: ConvolutionEpilogue
-    private let weights: [Float]
-    private let bias: [Float]
+    /// The kernel set this convolution runs with.
+    package let isa: KernelISA
+    private let packed: [Float]
+    private let slopes: [Float]
+    private let zeros: [Float]
 
     /// - Parameters:
     ///   - weightsHWC: `kernelHeight × kernelWidth × channels` values (TFLite's 1×H×W×C).
     ///   - bias: `channels` values, or nil for none.
+    ///   - epilogue: clamp and PReLU (`channels` slopes) fused into the stores.
+    ///   - isa: the kernel set; tests pass each available one.
     package init(
         shape: ConvolutionShape, weightsHWC: UnsafeBufferPointer<Float>, bias: UnsafeBufferPointer<Float>?,
-        epilogue: ConvolutionEpilogue
+        epilogue: ConvolutionEpilogue, isa: KernelISA = .selected
     ) {
         precondition(shape.isValid && shape.inputChannels == shape.outputChannels, "invalid depthwise shape \(shape)")
-        precondition(weightsHWC.count == shape.kernelHeight * shape.kernelWidth * shape.outputChannels)
-        precondition(bias == nil || bias!.count == shape.outputChannels)
-        precondition(epilogue.preluSlopes == nil || epilogue.preluSlopes!.count == shape.outputChannels)
+        precondition(
+            weightsHWC.count == shape.kernelHeight * shape.kernelWidth * shape.outputChannels,
+            "weights count \(weightsHWC.count) does not match \(shape)")
+        precondition(bias == nil || bias!.count == shape.outputChannels, "bias count does not match channels")
+        precondition(
+            epilogue.preluSlopes == nil || epilogue.preluSlopes!.count == shape.outputChannels,
+            "PReLU slope count does not match channels")
         self.shape = shape
         self.epilogue = epilogue
-        self.weights = Array(weightsHWC)
-        self.bias = bias.map { Array($0) } ?? Array(repeating: 0, count: shape.outputChannels)
+        self.isa = isa
+        var geometry = shape.geometry
+        self.packed = [Float](unsafeUninitializedCapacity: visage_f32_dwconv_packed_count(&geometry)) { buffer, count in
+            visage_f32_dwconv_pack(&geometry, weightsHWC.baseAddress, bias?.baseAddress, buffer.baseAddress)
+            count = buffer.count
+        }
+        self.slopes = epilogue.paddedSlopes(channels: shape.outputChannels)
+        self.zeros = Array(repeating: 0, count: shape.outputChannels)
     }
 
+    /// Computes output rows `outputRows` (each `outputWidth × channels` values, NHWC) from the
+    /// whole input tensor.
     package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, outputRows: Range<Int>) {
         precondition(outputRows.lowerBound >= 0 && outputRows.upperBound <= shape.outputHeight)
-        weights.withUnsafeBufferPointer { w in
-            bias.withUnsafeBufferPointer { b in
-                ReferenceKernels.depthwiseConvolution(
-                    shape: shape, input: input, weightsHWC: w, bias: b, epilogue: epilogue,
-                    output: output, outputRows: outputRows)
+        guard !outputRows.isEmpty else { return }
+        var geometry = shape.geometry
+        packed.withUnsafeBufferPointer { packed in
+            zeros.withUnsafeBufferPointer { zeros in
+                epilogue.withKernelEpilogue(paddedSlopes: slopes) { epilogue in
+                    visage_f32_dwconv_run(
+                        isa.cValue, &geometry, packed.baseAddress, zeros.baseAddress, epilogue, input, output,
+                        outputRows.lowerBound, outputRows.upperBound)
+                }
             }
         }
     }

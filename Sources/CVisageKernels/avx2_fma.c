@@ -1,0 +1,178 @@
+// The AVX2 + FMA kernel set (x86-64). Compiled for every x86 build through target attributes,
+// chosen at run time only when the CPU reports both features: no global compiler flags.
+#include "kernels.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#define AVX2 __attribute__((target("avx2,fma")))
+#define AVX2_INLINE static inline __attribute__((always_inline, target("avx2,fma")))
+
+// Loading 8 lanes from mask_table + 8 - n enables the first n lanes (0 ≤ n ≤ 8).
+static const int32_t mask_table[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+
+AVX2_INLINE __m256i lane_mask(size_t n) {
+    return _mm256_loadu_si256((const __m256i *)(mask_table + 8 - n));
+}
+
+/// Clamp, then PReLU where the value is negative (blendv keys on the sign bit).
+AVX2_INLINE __m256 epilogue(__m256 v, __m256 vmin, __m256 vmax, const float *slopes) {
+    v = _mm256_min_ps(_mm256_max_ps(v, vmin), vmax);
+    if (slopes != NULL) v = _mm256_blendv_ps(v, _mm256_mul_ps(v, _mm256_loadu_ps(slopes)), v);
+    return v;
+}
+
+/// Stores the first n (0 ≤ n ≤ 8) lanes.
+AVX2_INLINE void store_n(float *p, __m256 v, size_t n) {
+    if (n >= 8) _mm256_storeu_ps(p, v);
+    else if (n > 0) _mm256_maskstore_ps(p, lane_mask(n), v);
+}
+
+/// The conv tile for a compile-time MR; inlined into each named kernel so the accumulators
+/// live in registers (MR × 2 of them; 6 × 2 = 12 hides the FMA latency on two FMA ports).
+AVX2_INLINE void conv_tile(
+    const size_t MR, size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
+    float *c, size_t c_stride, float min, float max, const float *slopes) {
+    __m256 acc0[VISAGE_CONV_MR_MAX], acc1[VISAGE_CONV_MR_MAX];
+    const __m256 bias0 = _mm256_loadu_ps(w), bias1 = _mm256_loadu_ps(w + 8);
+    for (size_t i = 0; i < MR; i++) {
+        acc0[i] = bias0;
+        acc1[i] = bias1;
+    }
+    w += 16;
+    for (size_t t = 0; t < ks; t++) {
+        const float *ap[VISAGE_CONV_MR_MAX];
+        for (size_t i = 0; i < MR; i++) ap[i] = a[t * MR + i];
+        for (size_t k = 0; k < kc; k++) {
+            const __m256 w0 = _mm256_loadu_ps(w), w1 = _mm256_loadu_ps(w + 8);
+            w += 16;
+            for (size_t i = 0; i < MR; i++) {
+                const __m256 x = _mm256_broadcast_ss(ap[i] + k);
+                acc0[i] = _mm256_fmadd_ps(x, w0, acc0[i]);
+                acc1[i] = _mm256_fmadd_ps(x, w1, acc1[i]);
+            }
+        }
+    }
+    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
+    for (size_t i = 0; i < MR; i++) {
+        acc0[i] = epilogue(acc0[i], vmin, vmax, slopes);
+        acc1[i] = epilogue(acc1[i], vmin, vmax, slopes == NULL ? NULL : slopes + 8);
+    }
+    for (size_t i = 0; i < mr; i++) {
+        float *ci = c + i * c_stride;
+        if (nc == 16) {
+            _mm256_storeu_ps(ci, acc0[i]);
+            _mm256_storeu_ps(ci + 8, acc1[i]);
+        } else {
+            store_n(ci, acc0[i], nc < 8 ? nc : 8);
+            store_n(ci + 8, acc1[i], nc > 8 ? nc - 8 : 0);
+        }
+    }
+}
+
+AVX2 void visage_f32_conv_ukernel__avx2_fma_6x16(
+    size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
+    float *c, size_t c_stride, float min, float max, const float *slopes) {
+    conv_tile(6, mr, nc, kc, ks, a, w, c, c_stride, min, max, slopes);
+}
+
+/// One output pixel, 16 channels per step; the tail of fewer than 16 channels reads the input
+/// through masks (never past the pixel) and the zero-padded weights in full.
+AVX2_INLINE void dwconv_pixel(
+    size_t channels, const size_t ks, const float *const *input, const float *w, float *output,
+    float min, float max, const float *slopes) {
+    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
+    size_t c = 0;
+    for (; c + 16 <= channels; c += 16) {
+        __m256 acc0 = _mm256_loadu_ps(w), acc1 = _mm256_loadu_ps(w + 8);
+        for (size_t t = 0; t < ks; t++) {
+            const float *x = input[t] + c;
+            acc0 = _mm256_fmadd_ps(_mm256_loadu_ps(x), _mm256_loadu_ps(w + 16 + t * 16), acc0);
+            acc1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + 8), _mm256_loadu_ps(w + 24 + t * 16), acc1);
+        }
+        w += 16 + ks * 16;
+        _mm256_storeu_ps(output + c, epilogue(acc0, vmin, vmax, slopes == NULL ? NULL : slopes + c));
+        _mm256_storeu_ps(output + c + 8, epilogue(acc1, vmin, vmax, slopes == NULL ? NULL : slopes + c + 8));
+    }
+    if (c < channels) {
+        const size_t n = channels - c;
+        const size_t n0 = n < 8 ? n : 8, n1 = n > 8 ? n - 8 : 0;
+        const __m256i m0 = lane_mask(n0), m1 = lane_mask(n1);
+        __m256 acc0 = _mm256_loadu_ps(w), acc1 = _mm256_loadu_ps(w + 8);
+        for (size_t t = 0; t < ks; t++) {
+            const float *x = input[t] + c;
+            acc0 = _mm256_fmadd_ps(_mm256_maskload_ps(x, m0), _mm256_loadu_ps(w + 16 + t * 16), acc0);
+            acc1 = _mm256_fmadd_ps(_mm256_maskload_ps(x + 8, m1), _mm256_loadu_ps(w + 24 + t * 16), acc1);
+        }
+        store_n(output + c, epilogue(acc0, vmin, vmax, slopes == NULL ? NULL : slopes + c), n0);
+        store_n(output + c + 8, epilogue(acc1, vmin, vmax, slopes == NULL ? NULL : slopes + c + 8), n1);
+    }
+}
+
+AVX2 void visage_f32_dwconv_ukernel__avx2_fma_up16(
+    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
+    float min, float max, const float *slopes) {
+    dwconv_pixel(channels, ks, input, w, output, min, max, slopes);
+}
+
+AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
+    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
+    float min, float max, const float *slopes) {
+    (void)ks;
+    dwconv_pixel(channels, 9, input, w, output, min, max, slopes);
+}
+
+#define AVX2_VBINARY(name, op)                                                                   \
+    AVX2 void visage_f32_##name##_ukernel__avx2_fma_u16(                                         \
+        size_t n, const float *a, const float *b, float *out, float min, float max) {           \
+        const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);                     \
+        for (; n >= 16; n -= 16, a += 16, b += 16, out += 16) {                                  \
+            const __m256 v0 = op(_mm256_loadu_ps(a), _mm256_loadu_ps(b));                        \
+            const __m256 v1 = op(_mm256_loadu_ps(a + 8), _mm256_loadu_ps(b + 8));                \
+            _mm256_storeu_ps(out, _mm256_min_ps(_mm256_max_ps(v0, vmin), vmax));                 \
+            _mm256_storeu_ps(out + 8, _mm256_min_ps(_mm256_max_ps(v1, vmin), vmax));             \
+        }                                                                                        \
+        for (; n > 0; n -= n < 8 ? n : 8, a += 8, b += 8, out += 8) {                            \
+            const size_t m = n < 8 ? n : 8;                                                      \
+            const __m256i mask = lane_mask(m);                                                   \
+            const __m256 v = op(_mm256_maskload_ps(a, mask), _mm256_maskload_ps(b, mask));       \
+            store_n(out, _mm256_min_ps(_mm256_max_ps(v, vmin), vmax), m);                        \
+        }                                                                                        \
+    }
+AVX2_VBINARY(vadd, _mm256_add_ps)
+AVX2_VBINARY(vmul, _mm256_mul_ps)
+AVX2_VBINARY(vsub, _mm256_sub_ps)
+
+AVX2 void visage_f32_vclamp_ukernel__avx2_fma_u16(size_t n, const float *x, float *out, float min, float max) {
+    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
+    for (; n >= 16; n -= 16, x += 16, out += 16) {
+        _mm256_storeu_ps(out, _mm256_min_ps(_mm256_max_ps(_mm256_loadu_ps(x), vmin), vmax));
+        _mm256_storeu_ps(out + 8, _mm256_min_ps(_mm256_max_ps(_mm256_loadu_ps(x + 8), vmin), vmax));
+    }
+    for (; n > 0; n -= n < 8 ? n : 8, x += 8, out += 8) {
+        const size_t m = n < 8 ? n : 8;
+        const __m256 v = _mm256_maskload_ps(x, lane_mask(m));
+        store_n(out, _mm256_min_ps(_mm256_max_ps(v, vmin), vmax), m);
+    }
+}
+
+AVX2 void visage_f32_vprelu_ukernel__avx2_fma_u8(
+    size_t rows, size_t channels, const float *x, const float *slopes, float *out) {
+    for (size_t r = 0; r < rows; r++, x += channels, out += channels) {
+        size_t j = 0;
+        for (; j + 8 <= channels; j += 8) {
+            const __m256 v = _mm256_loadu_ps(x + j);
+            _mm256_storeu_ps(out + j, _mm256_blendv_ps(v, _mm256_mul_ps(v, _mm256_loadu_ps(slopes + j)), v));
+        }
+        if (j < channels) {
+            const __m256i mask = lane_mask(channels - j);
+            const __m256 v = _mm256_maskload_ps(x + j, mask);
+            const __m256 s = _mm256_maskload_ps(slopes + j, mask);
+            _mm256_maskstore_ps(out + j, mask, _mm256_blendv_ps(v, _mm256_mul_ps(v, s), v));
+        }
+    }
+}
+
+#endif

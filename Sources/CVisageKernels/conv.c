@@ -1,0 +1,83 @@
+// Convolution as implicit GEMM: weights packed once into panels of 16 output channels, then
+// each tile of MR output pixels gathers one input pointer per pixel and tap (padding taps
+// point at a zero row) and runs the set's microkernel over every panel. A 1×1 convolution is
+// the same with one tap, so it is a plain register-blocked GEMM.
+#include "kernels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t round_up_panel(size_t n) {
+    return (n + VISAGE_CONV_PANEL - 1) / VISAGE_CONV_PANEL * VISAGE_CONV_PANEL;
+}
+
+static size_t panel_stride(const visage_conv_geometry *g) {
+    return VISAGE_CONV_PANEL * (1 + g->kernel_height * g->kernel_width * g->input_channels);
+}
+
+size_t visage_f32_conv_packed_count(const visage_conv_geometry *g) {
+    return round_up_panel(g->output_channels) / VISAGE_CONV_PANEL * panel_stride(g);
+}
+
+// Panel p: 16 biases, then for each tap t and input channel k the 16 weights of output
+// channels 16p…16p+15, zero past the last channel.
+void visage_f32_conv_pack(
+    const visage_conv_geometry *g, const float *weights_ohwi, const float *bias, float *packed) {
+    const size_t ks = g->kernel_height * g->kernel_width, kc = g->input_channels;
+    memset(packed, 0, visage_f32_conv_packed_count(g) * sizeof(float));
+    for (size_t o = 0; o < g->output_channels; o++) {
+        float *panel = packed + o / VISAGE_CONV_PANEL * panel_stride(g);
+        const size_t j = o % VISAGE_CONV_PANEL;
+        panel[j] = bias != NULL ? bias[o] : 0.0f;
+        for (size_t t = 0; t < ks; t++)
+            for (size_t k = 0; k < kc; k++)
+                panel[VISAGE_CONV_PANEL * (1 + t * kc + k) + j] = weights_ohwi[(o * ks + t) * kc + k];
+    }
+}
+
+// Pointer arrays up to this many entries live on the stack; larger kernels allocate.
+#define STACK_POINTERS 1536
+
+void visage_f32_conv_run(
+    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
+    const visage_f32_epilogue *epilogue, const float *input, float *output,
+    size_t row_begin, size_t row_end) {
+    const visage_kernel_set *set = visage_kernel_set_get(isa);
+    const size_t mr_max = set->conv_mr;
+    const size_t kh = g->kernel_height, kw = g->kernel_width, ks = kh * kw;
+    const size_t ic = g->input_channels, oc = g->output_channels, ow = g->output_width;
+    const size_t stride = panel_stride(g);
+
+    const float *stack_pointers[STACK_POINTERS];
+    const float **a = stack_pointers;
+    if (ks * mr_max > STACK_POINTERS) {
+        a = malloc(ks * mr_max * sizeof(*a));
+        if (a == NULL) abort();
+    }
+
+    const size_t end = row_end * ow;
+    for (size_t p = row_begin * ow; p < end; p += mr_max) {
+        const size_t mr = end - p < mr_max ? end - p : mr_max;
+        for (size_t i = 0; i < mr_max; i++) {
+            const size_t q = p + (i < mr ? i : mr - 1);  // rows past mr repeat the last pixel
+            const size_t oy = q / ow, ox = q % ow;
+            for (size_t ky = 0; ky < kh; ky++) {
+                // Unsigned arithmetic: a row above the input wraps to a huge value and fails the test.
+                const size_t iy = oy * g->stride_y + ky - g->pad_top;
+                for (size_t kx = 0; kx < kw; kx++) {
+                    const size_t ix = ox * g->stride_x + kx - g->pad_left;
+                    const int inside = iy < g->input_height && ix < g->input_width;
+                    a[(ky * kw + kx) * mr_max + i] = inside ? input + (iy * g->input_width + ix) * ic : zeros;
+                }
+            }
+        }
+        float *c = output + p * oc;
+        for (size_t n = 0; n < oc; n += VISAGE_CONV_PANEL) {
+            const size_t nc = oc - n < VISAGE_CONV_PANEL ? oc - n : VISAGE_CONV_PANEL;
+            const float *slopes = epilogue->slopes != NULL ? epilogue->slopes + n : NULL;
+            set->conv(mr, nc, ic, ks, a, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
+                      epilogue->min, epilogue->max, slopes);
+        }
+    }
+    if (a != stack_pointers) free(a);
+}

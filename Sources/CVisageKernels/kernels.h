@@ -1,0 +1,77 @@
+// The microkernel signatures, every microkernel, and the per-ISA kernel sets. Private to the
+// C target: Swift sees only the drivers in include/CVisageKernels.h.
+//
+// Names follow one grammar: visage_<type>_<operation>_ukernel__<isa>_<unroll>, e.g.
+// visage_f32_conv_ukernel__avx2_fma_6x16 computes 6 output pixels × 16 output channels.
+#ifndef VISAGE_KERNELS_PRIVATE_H
+#define VISAGE_KERNELS_PRIVATE_H
+
+#include "CVisageKernels.h"
+
+/// Implicit-GEMM convolution tile: `mr` (≤ the kernel's MR) pixels × `nc` (≤ 16) channels.
+/// `a` holds `ks × MR` input pointers, tap-major (a[t * MR + i] is pixel i's tap t, `kc`
+/// channels); rows i ≥ mr repeat a valid pixel and are computed but not stored. `w` is one
+/// packed panel: 16 biases, then ks × kc × 16 weights. `slopes` (NULL or 16 values) is the
+/// panel's PReLU slopes.
+typedef void (*visage_f32_conv_ukernel_fn)(
+    size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
+    float *c, size_t c_stride, float min, float max, const float *slopes);
+
+/// Depthwise convolution of one output pixel: `ks` input pointers (each to `channels` values),
+/// weights packed in groups of 16 channels (16 biases, then ks × 16 weights).
+typedef void (*visage_f32_dwconv_ukernel_fn)(
+    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
+    float min, float max, const float *slopes);
+
+typedef void (*visage_f32_vbinary_ukernel_fn)(
+    size_t n, const float *a, const float *b, float *out, float min, float max);
+typedef void (*visage_f32_vclamp_ukernel_fn)(size_t n, const float *x, float *out, float min, float max);
+/// `rows` pixels of `channels` values each.
+typedef void (*visage_f32_vprelu_ukernel_fn)(
+    size_t rows, size_t channels, const float *x, const float *slopes, float *out);
+typedef void (*visage_f32_vunary_ukernel_fn)(size_t n, const float *x, float *out);
+
+/// Everything one instruction set provides; the drivers call only through this.
+typedef struct visage_kernel_set {
+    visage_f32_conv_ukernel_fn conv;
+    size_t conv_mr;
+    visage_f32_dwconv_ukernel_fn dwconv;    // any number of taps
+    visage_f32_dwconv_ukernel_fn dwconv_9;  // exactly 9 taps: the 3×3 fast path
+    visage_f32_vbinary_ukernel_fn vadd, vmul, vsub;
+    visage_f32_vclamp_ukernel_fn vclamp;
+    visage_f32_vprelu_ukernel_fn vprelu;
+    visage_f32_vunary_ukernel_fn vsigmoid;
+} visage_kernel_set;
+
+/// The set for `isa`; an unavailable `isa` gets the portable set.
+const visage_kernel_set *visage_kernel_set_get(visage_isa isa);
+
+/// The most pixels any conv microkernel computes at once (sizes the drivers' pointer arrays).
+#define VISAGE_CONV_MR_MAX 8
+
+// The kernel list, by instruction set.
+#define VISAGE_DECLARE_SET(isa, conv_tile)                                                    \
+    void visage_f32_conv_ukernel__##isa##_##conv_tile(                                        \
+        size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, \
+        float, float, const float *);                                                         \
+    void visage_f32_dwconv_ukernel__##isa##_up16(                                             \
+        size_t, size_t, const float *const *, const float *, float *, float, float, const float *); \
+    void visage_f32_dwconv_ukernel__##isa##_9p16(                                             \
+        size_t, size_t, const float *const *, const float *, float *, float, float, const float *); \
+    void visage_f32_vadd_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \
+    void visage_f32_vmul_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \
+    void visage_f32_vsub_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \
+    void visage_f32_vclamp_ukernel__##isa##_u16(size_t, const float *, float *, float, float);  \
+    void visage_f32_vprelu_ukernel__##isa##_u8(size_t, size_t, const float *, const float *, float *);
+
+VISAGE_DECLARE_SET(portable, 2x16)
+// Cold in every bundled model (a few outputs), so portable only.
+void visage_f32_vsigmoid_ukernel__portable_u1(size_t, const float *, float *);
+#if defined(__x86_64__) || defined(__i386__)
+VISAGE_DECLARE_SET(avx2_fma, 6x16)
+#endif
+#if defined(__aarch64__)
+VISAGE_DECLARE_SET(neon, 6x16)
+#endif
+
+#endif

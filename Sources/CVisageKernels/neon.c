@@ -1,0 +1,140 @@
+// The NEON kernel set (AArch64, where Advanced SIMD is always present). Same algorithms and
+// packed layouts as the AVX2 set, in 4-lane registers.
+#include "kernels.h"
+
+#if defined(__aarch64__)
+
+#include <arm_neon.h>
+
+#define NEON_INLINE static inline __attribute__((always_inline))
+
+/// Clamp, then PReLU where the value is negative.
+NEON_INLINE float32x4_t epilogue(float32x4_t v, float32x4_t vmin, float32x4_t vmax, const float *slopes) {
+    v = vminq_f32(vmaxq_f32(v, vmin), vmax);
+    if (slopes != NULL) v = vbslq_f32(vcltq_f32(v, vdupq_n_f32(0.0f)), vmulq_f32(v, vld1q_f32(slopes)), v);
+    return v;
+}
+
+/// Stores the first n (0 ≤ n ≤ 4) lanes.
+NEON_INLINE void store_n(float *p, float32x4_t v, size_t n) {
+    if (n >= 4) {
+        vst1q_f32(p, v);
+        return;
+    }
+    if (n >= 2) {
+        vst1_f32(p, vget_low_f32(v));
+        p += 2;
+        n -= 2;
+        v = vcombine_f32(vget_high_f32(v), vget_high_f32(v));
+    }
+    if (n == 1) vst1q_lane_f32(p, v, 0);
+}
+
+/// Loads the first n (0 ≤ n ≤ 4) values, zero in the other lanes, never reading past them.
+NEON_INLINE float32x4_t load_n(const float *p, size_t n) {
+    float lanes[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (size_t i = 0; i < n && i < 4; i++) lanes[i] = p[i];
+    return vld1q_f32(lanes);
+}
+
+void visage_f32_conv_ukernel__neon_6x16(
+    size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
+    float *c, size_t c_stride, float min, float max, const float *slopes) {
+    enum { MR = 6 };
+    float32x4_t acc[MR][4];
+    const float32x4_t bias[4] = {vld1q_f32(w), vld1q_f32(w + 4), vld1q_f32(w + 8), vld1q_f32(w + 12)};
+    for (size_t i = 0; i < MR; i++)
+        for (size_t j = 0; j < 4; j++) acc[i][j] = bias[j];
+    w += 16;
+    for (size_t t = 0; t < ks; t++) {
+        const float *ap[MR];
+        for (size_t i = 0; i < MR; i++) ap[i] = a[t * MR + i];
+        for (size_t k = 0; k < kc; k++) {
+            const float32x4_t w0 = vld1q_f32(w), w1 = vld1q_f32(w + 4), w2 = vld1q_f32(w + 8), w3 = vld1q_f32(w + 12);
+            w += 16;
+            for (size_t i = 0; i < MR; i++) {
+                const float32x4_t x = vld1q_dup_f32(ap[i] + k);
+                acc[i][0] = vfmaq_f32(acc[i][0], x, w0);
+                acc[i][1] = vfmaq_f32(acc[i][1], x, w1);
+                acc[i][2] = vfmaq_f32(acc[i][2], x, w2);
+                acc[i][3] = vfmaq_f32(acc[i][3], x, w3);
+            }
+        }
+    }
+    const float32x4_t vmin = vdupq_n_f32(min), vmax = vdupq_n_f32(max);
+    for (size_t i = 0; i < mr; i++) {
+        float *ci = c + i * c_stride;
+        for (size_t j = 0; j < 4; j++) {
+            const size_t start = 4 * j;
+            if (start >= nc) break;
+            const float32x4_t v = epilogue(acc[i][j], vmin, vmax, slopes == NULL ? NULL : slopes + start);
+            store_n(ci + start, v, nc - start);
+        }
+    }
+}
+
+NEON_INLINE void dwconv_pixel(
+    size_t channels, const size_t ks, const float *const *input, const float *w, float *output,
+    float min, float max, const float *slopes) {
+    const float32x4_t vmin = vdupq_n_f32(min), vmax = vdupq_n_f32(max);
+    for (size_t c = 0; c < channels; c += 16, w += 16 + ks * 16) {
+        const size_t n = channels - c < 16 ? channels - c : 16;
+        float32x4_t acc[4] = {vld1q_f32(w), vld1q_f32(w + 4), vld1q_f32(w + 8), vld1q_f32(w + 12)};
+        for (size_t t = 0; t < ks; t++) {
+            const float *x = input[t] + c;
+            const float *wt = w + 16 + t * 16;
+            for (size_t j = 0; j < 4; j++) {
+                const float32x4_t xv = n == 16 ? vld1q_f32(x + 4 * j) : load_n(x + 4 * j, n > 4 * j ? n - 4 * j : 0);
+                acc[j] = vfmaq_f32(acc[j], xv, vld1q_f32(wt + 4 * j));
+            }
+        }
+        for (size_t j = 0; j < 4 && 4 * j < n; j++)
+            store_n(output + c + 4 * j, epilogue(acc[j], vmin, vmax, slopes == NULL ? NULL : slopes + c + 4 * j), n - 4 * j);
+    }
+}
+
+void visage_f32_dwconv_ukernel__neon_up16(
+    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
+    float min, float max, const float *slopes) {
+    dwconv_pixel(channels, ks, input, w, output, min, max, slopes);
+}
+
+void visage_f32_dwconv_ukernel__neon_9p16(
+    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
+    float min, float max, const float *slopes) {
+    (void)ks;
+    dwconv_pixel(channels, 9, input, w, output, min, max, slopes);
+}
+
+#define NEON_VBINARY(name, op)                                                                    \
+    void visage_f32_##name##_ukernel__neon_u16(                                                   \
+        size_t n, const float *a, const float *b, float *out, float min, float max) {            \
+        const float32x4_t vmin = vdupq_n_f32(min), vmax = vdupq_n_f32(max);                       \
+        for (; n >= 4; n -= 4, a += 4, b += 4, out += 4)                                          \
+            vst1q_f32(out, vminq_f32(vmaxq_f32(op(vld1q_f32(a), vld1q_f32(b)), vmin), vmax));     \
+        if (n > 0)                                                                                \
+            store_n(out, vminq_f32(vmaxq_f32(op(load_n(a, n), load_n(b, n)), vmin), vmax), n);    \
+    }
+NEON_VBINARY(vadd, vaddq_f32)
+NEON_VBINARY(vmul, vmulq_f32)
+NEON_VBINARY(vsub, vsubq_f32)
+
+void visage_f32_vclamp_ukernel__neon_u16(size_t n, const float *x, float *out, float min, float max) {
+    const float32x4_t vmin = vdupq_n_f32(min), vmax = vdupq_n_f32(max);
+    for (; n >= 4; n -= 4, x += 4, out += 4) vst1q_f32(out, vminq_f32(vmaxq_f32(vld1q_f32(x), vmin), vmax));
+    if (n > 0) store_n(out, vminq_f32(vmaxq_f32(load_n(x, n), vmin), vmax), n);
+}
+
+void visage_f32_vprelu_ukernel__neon_u8(
+    size_t rows, size_t channels, const float *x, const float *slopes, float *out) {
+    const float32x4_t zero = vdupq_n_f32(0.0f);
+    for (size_t r = 0; r < rows; r++, x += channels, out += channels) {
+        for (size_t j = 0; j < channels; j += 4) {
+            const size_t m = channels - j < 4 ? channels - j : 4;
+            const float32x4_t v = load_n(x + j, m), s = load_n(slopes + j, m);
+            store_n(out + j, vbslq_f32(vcltq_f32(v, zero), vmulq_f32(v, s), v), m);
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,96 @@
+// The portable kernel set: plain C that any compiler vectorises as it can. Complete, so every
+// operation works on every CPU, and the baseline the SIMD sets are tested against.
+#include "kernels.h"
+
+#include <math.h>
+
+static inline float clampf(float x, float lo, float hi) {
+    x = x < lo ? lo : x;
+    return x > hi ? hi : x;
+}
+
+#define PORTABLE_MR 2
+
+void visage_f32_conv_ukernel__portable_2x16(
+    size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
+    float *c, size_t c_stride, float min, float max, const float *slopes) {
+    float acc[PORTABLE_MR][16];
+    for (size_t i = 0; i < PORTABLE_MR; i++)
+        for (size_t j = 0; j < 16; j++) acc[i][j] = w[j];
+    w += 16;
+    for (size_t t = 0; t < ks; t++) {
+        const float *a0 = a[t * PORTABLE_MR + 0];
+        const float *a1 = a[t * PORTABLE_MR + 1];
+        for (size_t k = 0; k < kc; k++) {
+            const float x0 = a0[k], x1 = a1[k];
+            for (size_t j = 0; j < 16; j++) {
+                acc[0][j] += x0 * w[j];
+                acc[1][j] += x1 * w[j];
+            }
+            w += 16;
+        }
+    }
+    for (size_t i = 0; i < mr; i++) {
+        float *ci = c + i * c_stride;
+        for (size_t j = 0; j < nc; j++) {
+            float v = clampf(acc[i][j], min, max);
+            if (slopes != NULL && v < 0) v *= slopes[j];
+            ci[j] = v;
+        }
+    }
+}
+
+void visage_f32_dwconv_ukernel__portable_up16(
+    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
+    float min, float max, const float *slopes) {
+    for (size_t c0 = 0; c0 < channels; c0 += 16) {
+        const size_t n = channels - c0 < 16 ? channels - c0 : 16;
+        float acc[16];
+        for (size_t j = 0; j < 16; j++) acc[j] = w[j];
+        for (size_t t = 0; t < ks; t++) {
+            const float *x = input[t] + c0;
+            const float *wt = w + 16 + t * 16;
+            for (size_t j = 0; j < n; j++) acc[j] += x[j] * wt[j];
+        }
+        for (size_t j = 0; j < n; j++) {
+            float v = clampf(acc[j], min, max);
+            if (slopes != NULL && v < 0) v *= slopes[c0 + j];
+            output[c0 + j] = v;
+        }
+        w += 16 + ks * 16;
+    }
+}
+
+void visage_f32_dwconv_ukernel__portable_9p16(
+    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
+    float min, float max, const float *slopes) {
+    (void)ks;
+    visage_f32_dwconv_ukernel__portable_up16(channels, 9, input, w, output, min, max, slopes);
+}
+
+#define PORTABLE_VBINARY(name, op)                                                     \
+    void visage_f32_##name##_ukernel__portable_u16(                                    \
+        size_t n, const float *a, const float *b, float *out, float min, float max) { \
+        for (size_t i = 0; i < n; i++) out[i] = clampf(a[i] op b[i], min, max);         \
+    }
+PORTABLE_VBINARY(vadd, +)
+PORTABLE_VBINARY(vmul, *)
+PORTABLE_VBINARY(vsub, -)
+
+void visage_f32_vclamp_ukernel__portable_u16(size_t n, const float *x, float *out, float min, float max) {
+    for (size_t i = 0; i < n; i++) out[i] = clampf(x[i], min, max);
+}
+
+void visage_f32_vprelu_ukernel__portable_u8(
+    size_t rows, size_t channels, const float *x, const float *slopes, float *out) {
+    for (size_t r = 0; r < rows; r++, x += channels, out += channels) {
+        for (size_t j = 0; j < channels; j++) {
+            const float v = x[j];
+            out[j] = v < 0 ? v * slopes[j] : v;
+        }
+    }
+}
+
+void visage_f32_vsigmoid_ukernel__portable_u1(size_t n, const float *x, float *out) {
+    for (size_t i = 0; i < n; i++) out[i] = 1.0f / (1.0f + expf(-x[i]));
+}

@@ -1,0 +1,47 @@
+import CVisageKernels
+import Foundation
+
+/// An instruction set that CVisageKernels has a complete kernel set for.
+///
+/// The choice is made once per process (`selected`): the best set this CPU runs, unless the
+/// environment variable `VISAGE_KERNELS` names another available one — `VISAGE_KERNELS=portable`
+/// forces the plain C path, so the same test run can cover it. Tests and benchmarks iterate
+/// `available` to exercise every set this machine has.
+package enum KernelISA: String, CaseIterable, Sendable {
+    /// Plain C, on every CPU.
+    case portable
+    /// x86-64 with AVX2 and FMA, checked at run time.
+    case avx2FMA = "avx2_fma"
+    /// AArch64 Advanced SIMD.
+    case neon
+
+    /// The set every packed kernel uses unless told otherwise.
+    package static let selected = select(request: ProcessInfo.processInfo.environment["VISAGE_KERNELS"])
+
+    /// The sets this machine can run, portable first.
+    package static var available: [KernelISA] { allCases.filter(\.isAvailable) }
+
+    /// The best available set, or the one `request` names when it is available.
+    package static func select(request: String?) -> KernelISA {
+        let chosen = request.map { visage_isa_select($0) } ?? visage_isa_select(nil)
+        return KernelISA(chosen)
+    }
+
+    package var isAvailable: Bool { visage_isa_is_available(cValue) != 0 }
+
+    var cValue: visage_isa {
+        switch self {
+        case .portable: visage_isa_portable
+        case .avx2FMA: visage_isa_avx2_fma
+        case .neon: visage_isa_neon
+        }
+    }
+
+    private init(_ isa: visage_isa) {
+        switch isa {
+        case visage_isa_avx2_fma: self = .avx2FMA
+        case visage_isa_neon: self = .neon
+        default: self = .portable
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Testing
+import VisageNN
+
+/// `PackedConvolution` against `ReferenceKernels.convolution` for every available kernel set.
+struct ConvolutionKernelTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var shape: ConvolutionShape
+        var epilogue: Epilogue = .none
+        var testDescription: String {
+            let s = shape
+            return "\(s.inputHeight)×\(s.inputWidth)×\(s.inputChannels)→\(s.outputHeight)×\(s.outputWidth)×\(s.outputChannels) "
+                + "k\(s.kernelHeight)×\(s.kernelWidth) s\(s.strideY)/\(s.strideX) p\(s.padTop)/\(s.padLeft) \(epilogue)"
+        }
+    }
+
+    enum Epilogue: String, Sendable { case none, relu6, prelu, clampAndPrelu }
+
+    /// Channel counts below, at and above the 16-channel panel and the 2- and 6-pixel tiles,
+    /// odd sizes, strides 1 and 2, and paddings (including windows wholly in the padding).
+    static let cases: [Case] = [
+        // 1×1: the GEMM path.
+        Case(shape: .init(inputHeight: 5, inputWidth: 7, inputChannels: 1, outputHeight: 5, outputWidth: 7, outputChannels: 1, kernelHeight: 1, kernelWidth: 1)),
+        Case(shape: .init(inputHeight: 5, inputWidth: 7, inputChannels: 13, outputHeight: 5, outputWidth: 7, outputChannels: 16, kernelHeight: 1, kernelWidth: 1), epilogue: .relu6),
+        Case(shape: .init(inputHeight: 4, inputWidth: 3, inputChannels: 16, outputHeight: 4, outputWidth: 3, outputChannels: 17, kernelHeight: 1, kernelWidth: 1), epilogue: .prelu),
+        Case(shape: .init(inputHeight: 3, inputWidth: 3, inputChannels: 127, outputHeight: 3, outputWidth: 3, outputChannels: 13, kernelHeight: 1, kernelWidth: 1), epilogue: .clampAndPrelu),
+        Case(shape: .init(inputHeight: 2, inputWidth: 5, inputChannels: 17, outputHeight: 2, outputWidth: 5, outputChannels: 33, kernelHeight: 1, kernelWidth: 1)),
+        Case(shape: .init(inputHeight: 1, inputWidth: 6, inputChannels: 8, outputHeight: 1, outputWidth: 6, outputChannels: 7, kernelHeight: 1, kernelWidth: 1), epilogue: .prelu),
+        Case(shape: .init(inputHeight: 7, inputWidth: 6, inputChannels: 5, outputHeight: 4, outputWidth: 3, outputChannels: 12, kernelHeight: 1, kernelWidth: 1, strideY: 2, strideX: 2)),
+        // 3×3, 5×5 and 2×2: the first layers and iris.
+        Case(shape: .init(inputHeight: 9, inputWidth: 8, inputChannels: 3, outputHeight: 9, outputWidth: 8, outputChannels: 16, kernelHeight: 3, kernelWidth: 3, padTop: 1, padLeft: 1), epilogue: .relu6),
+        Case(shape: .init(inputHeight: 10, inputWidth: 10, inputChannels: 3, outputHeight: 5, outputWidth: 5, outputChannels: 24, kernelHeight: 3, kernelWidth: 3, strideY: 2, strideX: 2), epilogue: .prelu),
+        Case(shape: .init(inputHeight: 9, inputWidth: 7, inputChannels: 13, outputHeight: 5, outputWidth: 4, outputChannels: 13, kernelHeight: 3, kernelWidth: 3, strideY: 2, strideX: 2, padTop: 1, padLeft: 1), epilogue: .clampAndPrelu),
+        Case(shape: .init(inputHeight: 8, inputWidth: 8, inputChannels: 3, outputHeight: 4, outputWidth: 4, outputChannels: 8, kernelHeight: 5, kernelWidth: 5, strideY: 2, strideX: 2, padTop: 1, padLeft: 2)),
+        Case(shape: .init(inputHeight: 6, inputWidth: 6, inputChannels: 4, outputHeight: 3, outputWidth: 3, outputChannels: 17, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2), epilogue: .prelu),
+        Case(shape: .init(inputHeight: 3, inputWidth: 4, inputChannels: 2, outputHeight: 5, outputWidth: 6, outputChannels: 5, kernelHeight: 3, kernelWidth: 3, padTop: 3, padLeft: 1)),
+        Case(shape: .init(inputHeight: 5, inputWidth: 5, inputChannels: 6, outputHeight: 3, outputWidth: 2, outputChannels: 18, kernelHeight: 3, kernelWidth: 1, strideY: 2, strideX: 3, padLeft: 1)),
+    ]
+
+    @Test(arguments: cases, KernelISA.available)
+    func matchesReference(_ testCase: Case, isa: KernelISA) {
+        let shape = testCase.shape
+        var random = SeededGenerator(seed: fixedSeed(testCase.testDescription))
+        let input = random.floats(shape.inputHeight * shape.inputWidth * shape.inputChannels)
+        let weights = random.floats(shape.outputChannels * shape.kernelHeight * shape.kernelWidth * shape.inputChannels)
+        let bias = random.floats(shape.outputChannels)
+        let epilogue = makeEpilogue(testCase.epilogue, channels: shape.outputChannels, random: &random)
+
+        let expected = reference(shape, input, weights, bias, epilogue)
+        let magnitudes = reference(shape, input.map(abs), weights.map(abs), bias.map(abs), ConvolutionEpilogue())
+        let accumulation = Float(shape.kernelHeight * shape.kernelWidth * shape.inputChannels + 1)
+
+        let sentinel: Float = 1234.5
+        var output = [Float](repeating: sentinel, count: expected.count)
+        let packed = weights.withUnsafeBufferPointer { w in
+            bias.withUnsafeBufferPointer { b in
+                PackedConvolution(shape: shape, weightsOHWI: w, bias: b, epilogue: epilogue, isa: isa)
+            }
+        }
+        // Two row ranges, as threads would split them; the first leaves the rest untouched.
+        let split = shape.outputHeight / 2
+        let rowLength = shape.outputWidth * shape.outputChannels
+        output.withUnsafeMutableBufferPointer { out in
+            packed.run(input: input, output: out.baseAddress!, outputRows: 0..<split)
+        }
+        #expect(output[(split * rowLength)...].allSatisfy { $0 == sentinel })
+        output.withUnsafeMutableBufferPointer { out in
+            packed.run(input: input, output: out.baseAddress!, outputRows: split..<shape.outputHeight)
+        }
+        // Both sides round each of `accumulation` sums: at most that many ulps of the magnitude each.
+        let problems = mismatches(output, expected) { 2 * accumulation * Float.ulpOfOne * magnitudes[$0] }
+        #expect(problems.isEmpty, "\(isa): \(problems)")
+    }
+
+    @Test(arguments: KernelISA.available)
+    func biasDefaultsToZero(isa: KernelISA) {
+        let shape = ConvolutionShape(inputHeight: 2, inputWidth: 3, inputChannels: 5, outputHeight: 2, outputWidth: 3, outputChannels: 9, kernelHeight: 1, kernelWidth: 1)
+        var random = SeededGenerator(seed: 7)
+        let input = random.floats(30), weights = random.floats(45)
+        let expected = reference(shape, input, weights, [Float](repeating: 0, count: 9), ConvolutionEpilogue())
+        var output = [Float](repeating: .nan, count: 54)
+        let packed = weights.withUnsafeBufferPointer { PackedConvolution(shape: shape, weightsOHWI: $0, bias: nil, epilogue: .init(), isa: isa) }
+        output.withUnsafeMutableBufferPointer { packed.run(input: input, output: $0.baseAddress!, outputRows: 0..<2) }
+        #expect(mismatches(output, expected) { _ in 1e-5 }.isEmpty)
+    }
+
+    private func reference(
+        _ shape: ConvolutionShape, _ input: [Float], _ weights: [Float], _ bias: [Float], _ epilogue: ConvolutionEpilogue
+    ) -> [Float] {
+        var output = [Float](repeating: .nan, count: shape.outputHeight * shape.outputWidth * shape.outputChannels)
+        weights.withUnsafeBufferPointer { w in
+            bias.withUnsafeBufferPointer { b in
+                output.withUnsafeMutableBufferPointer { out in
+                    ReferenceKernels.convolution(
+                        shape: shape, input: input, weightsOHWI: w, bias: b, epilogue: epilogue,
+                        output: out.baseAddress!, outputRows: 0..<shape.outputHeight)
+                }
+            }
+        }
+        return output
+    }
+}
+
+/// The epilogue a test case names, with seeded slopes in [-1, 1].
+func makeEpilogue(_ kind: ConvolutionKernelTests.Epilogue, channels: Int, random: inout SeededGenerator) -> ConvolutionEpilogue {
+    switch kind {
+    case .none: ConvolutionEpilogue()
+    case .relu6: ConvolutionEpilogue(min: 0, max: 6)
+    case .prelu: ConvolutionEpilogue(preluSlopes: random.floats(channels))
+    case .clampAndPrelu: ConvolutionEpilogue(min: -0.5, max: 1, preluSlopes: random.floats(channels))
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+import VisageNN
+
+/// `PackedDepthwiseConvolution` against `ReferenceKernels.depthwiseConvolution` for every
+/// available kernel set.
+struct DepthwiseConvolutionKernelTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var shape: ConvolutionShape
+        var epilogue: ConvolutionKernelTests.Epilogue = .none
+        var testDescription: String {
+            let s = shape
+            return "\(s.inputHeight)×\(s.inputWidth)→\(s.outputHeight)×\(s.outputWidth)×\(s.outputChannels) "
+                + "k\(s.kernelHeight)×\(s.kernelWidth) s\(s.strideY)/\(s.strideX) p\(s.padTop)/\(s.padLeft) \(epilogue)"
+        }
+    }
+
+    static func shape(
+        _ height: Int, _ width: Int, channels: Int, output: (Int, Int), kernel: Int = 3, stride: Int = 1, pad: Int = 0
+    ) -> ConvolutionShape {
+        ConvolutionShape(
+            inputHeight: height, inputWidth: width, inputChannels: channels,
+            outputHeight: output.0, outputWidth: output.1, outputChannels: channels,
+            kernelHeight: kernel, kernelWidth: kernel, strideY: stride, strideX: stride, padTop: pad, padLeft: pad)
+    }
+
+    /// Channel counts below, at and above the 8- and 16-lane steps (the tail is masked), 3×3
+    /// with stride 1 and 2 and with and without padding, and other kernel sizes (general path).
+    static let cases: [Case] = [
+        Case(shape: shape(6, 5, channels: 1, output: (6, 5), pad: 1)),
+        Case(shape: shape(6, 5, channels: 7, output: (6, 5), pad: 1), epilogue: .relu6),
+        Case(shape: shape(5, 6, channels: 8, output: (3, 4)), epilogue: .prelu),
+        Case(shape: shape(5, 5, channels: 13, output: (5, 5), pad: 1), epilogue: .clampAndPrelu),
+        Case(shape: shape(4, 4, channels: 16, output: (4, 4), pad: 1)),
+        Case(shape: shape(4, 5, channels: 17, output: (4, 5), pad: 1), epilogue: .prelu),
+        Case(shape: shape(8, 8, channels: 24, output: (4, 4), stride: 2)),
+        Case(shape: shape(7, 9, channels: 35, output: (4, 5), stride: 2, pad: 1), epilogue: .relu6),
+        Case(shape: shape(3, 3, channels: 127, output: (3, 3), pad: 1), epilogue: .clampAndPrelu),
+        Case(shape: shape(6, 6, channels: 9, output: (6, 6), kernel: 5, pad: 2), epilogue: .prelu),
+        Case(shape: shape(6, 7, channels: 18, output: (3, 3), kernel: 2, stride: 2)),
+        Case(shape: shape(2, 2, channels: 5, output: (4, 4), pad: 2)),
+    ]
+
+    @Test(arguments: cases, KernelISA.available)
+    func matchesReference(_ testCase: Case, isa: KernelISA) {
+        let shape = testCase.shape
+        var random = SeededGenerator(seed: fixedSeed(testCase.testDescription))
+        let input = random.floats(shape.inputHeight * shape.inputWidth * shape.inputChannels)
+        let weights = random.floats(shape.kernelHeight * shape.kernelWidth * shape.outputChannels)
+        let bias = random.floats(shape.outputChannels)
+        let epilogue = makeEpilogue(testCase.epilogue, channels: shape.outputChannels, random: &random)
+
+        let expected = reference(shape, input, weights, bias, epilogue)
+        let magnitudes = reference(shape, input.map(abs), weights.map(abs), bias.map(abs), ConvolutionEpilogue())
+        let accumulation = Float(shape.kernelHeight * shape.kernelWidth + 1)
+
+        let sentinel: Float = 1234.5
+        var output = [Float](repeating: sentinel, count: expected.count)
+        let packed = weights.withUnsafeBufferPointer { w in
+            bias.withUnsafeBufferPointer { b in
+                PackedDepthwiseConvolution(shape: shape, weightsHWC: w, bias: b, epilogue: epilogue, isa: isa)
+            }
+        }
+        let split = shape.outputHeight / 2
+        let rowLength = shape.outputWidth * shape.outputChannels
+        output.withUnsafeMutableBufferPointer { out in
+            packed.run(input: input, output: out.baseAddress!, outputRows: split..<shape.outputHeight)
+        }
+        #expect(output[..<(split * rowLength)].allSatisfy { $0 == sentinel })
+        output.withUnsafeMutableBufferPointer { out in
+            packed.run(input: input, output: out.baseAddress!, outputRows: 0..<split)
+        }
+        let problems = mismatches(output, expected) { 2 * accumulation * Float.ulpOfOne * magnitudes[$0] }
+        #expect(problems.isEmpty, "\(isa): \(problems)")
+    }
+
+    private func reference(
+        _ shape: ConvolutionShape, _ input: [Float], _ weights: [Float], _ bias: [Float], _ epilogue: ConvolutionEpilogue
+    ) -> [Float] {
+        var output = [Float](repeating: .nan, count: shape.outputHeight * shape.outputWidth * shape.outputChannels)
+        weights.withUnsafeBufferPointer { w in
+            bias.withUnsafeBufferPointer { b in
+                output.withUnsafeMutableBufferPointer { out in
+                    ReferenceKernels.depthwiseConvolution(
+                        shape: shape, input: input, weightsHWC: w, bias: b, epilogue: epilogue,
+                        output: out.baseAddress!, outputRows: 0..<shape.outputHeight)
+                }
+            }
+        }
+        return output
+    }
+}

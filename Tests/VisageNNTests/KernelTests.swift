@@ -1,0 +1,62 @@
+import Testing
+import VisageNN
+
+/// Kernel-set selection, and the helpers the other `*KernelTests` files share.
+struct KernelTests {
+    @Test func portableIsAlwaysAvailable() {
+        #expect(KernelISA.portable.isAvailable)
+        #expect(KernelISA.available.first == .portable)
+    }
+
+    @Test func selectionPrefersTheBestAvailableSet() {
+        let best = KernelISA.available.last!
+        #expect(KernelISA.select(request: nil) == best)
+        #expect(KernelISA.select(request: "no-such-set") == best)
+        #expect(KernelISA.available.contains(KernelISA.selected))
+    }
+
+    @Test(arguments: KernelISA.available)
+    func environmentValueForcesAnAvailableSet(isa: KernelISA) {
+        #expect(KernelISA.select(request: isa.rawValue) == isa)
+    }
+
+    @Test func unavailableSetIsNotSelected() {
+        for isa in KernelISA.allCases where !isa.isAvailable {
+            #expect(KernelISA.select(request: isa.rawValue) != isa)
+        }
+    }
+}
+
+/// SplitMix64: a fixed seed gives the same test data on every platform.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension SeededGenerator {
+    mutating func floats(_ count: Int, in range: ClosedRange<Float> = -1...1) -> [Float] {
+        (0..<count).map { _ in Float.random(in: range, using: &self) }
+    }
+}
+
+/// A seed fixed by a test case's name (FNV-1a), unlike `hashValue`, which changes per process.
+func fixedSeed(_ name: String) -> UInt64 {
+    name.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+}
+
+/// Where `actual` and `expected` differ by more than `tolerance[i]`, as readable lines.
+func mismatches(_ actual: [Float], _ expected: [Float], tolerance: (Int) -> Float) -> [String] {
+    var lines: [String] = []
+    for i in expected.indices where !(abs(actual[i] - expected[i]) <= tolerance(i)) {
+        lines.append("[\(i)] \(actual[i]) vs \(expected[i]) (tolerance \(tolerance(i)))")
+        if lines.count == 5 { break }
+    }
+    return lines
+}
