@@ -1,0 +1,16 @@
+/// A model ready to run: the operations in order, where each tensor lives, and the arena size.
+///
+/// Built once by ``Planner`` and shared (immutably) by every interpreter of the model.
+struct ExecutionPlan: Sendable {
+    var operations: [any Operation]
+    /// Indexed by tensor id.
+    var placements: [TensorPlacement]
+    /// Floats of activation memory one interpreter needs.
+    var arenaCount: Int
+    /// Float constants operations read at run time (small: scalars, slopes, biases of elementwise ops).
+    var constants: [Float]
+    var memory: MemoryReport
+
+    /// Largest arena a model may ask for (1 GiB): a forged model cannot make an interpreter allocate more.
+    static let maximumArenaCount = 1 << 28
+}

@@ -1,0 +1,306 @@
+/// Lowers an imported ``Graph`` into an ``ExecutionPlan``.
+///
+/// 1. Checks the graph runs in order: every tensor is written once, before it is read.
+/// 2. Folds constants: DEQUANTIZE of a constant (float16 weights) and RESHAPE of a constant
+///    become constants at load.
+/// 3. Fuses where it saves a pass over memory: a spatial PAD into the next convolution's implicit
+///    padding; a RELU/RELU6/RELU_N1_TO_1 into the producing convolution or elementwise
+///    operator's clamp; a per-channel PRELU into the convolution's epilogue.
+/// 4. Builds each operation, which checks its shapes against the ones the file declares.
+/// 5. Makes RESHAPE free (its output shares its input's memory), then assigns arena offsets
+///    greedily by size among buffers whose lifetimes overlap.
+enum Planner {
+    static func plan(_ source: Graph) throws(ModelError) -> ExecutionPlan {
+        var graph = source
+        try checkOrder(graph)
+        let tensorCount = graph.tensors.count
+        let nodes = graph.operators
+        var skipped = Array(repeating: false, count: nodes.count)
+
+        // Constant folding.
+        for (index, node) in nodes.enumerated() where node.code == .dequantize || node.code == .reshape {
+            guard let input = node.inputs.first, input >= 0, let output = node.outputs.first, node.outputs.count == 1 else {
+                throw .modelInvalid(reason: "\(node.code) (operator \(index)) needs an input and one output")
+            }
+            guard graph.tensors[input].constant != nil else {
+                if node.code == .dequantize {
+                    throw .unsupportedOption(operator: "DEQUANTIZE (operator \(index))", reason: "a run-time input; Visage dequantizes constants at load")
+                }
+                continue
+            }
+            guard graph.tensors[input].elementCount == graph.tensors[output].elementCount else {
+                throw .modelInvalid(reason: "\(node.code) (operator \(index)) turns \(graph.tensors[input].shape) into \(graph.tensors[output].shape)")
+            }
+            graph.tensors[output].constant = graph.tensors[input].constant
+            skipped[index] = true
+        }
+
+        // Who reads each tensor.
+        var consumers = Array(repeating: [Int](), count: tensorCount)
+        for (index, node) in nodes.enumerated() where !skipped[index] {
+            for input in Set(node.inputs) where input >= 0 { consumers[input].append(index) }
+        }
+        let isOutput = Set(graph.outputs)
+        let producer = producers(nodes, tensorCount: tensorCount)
+        /// The operator that alone reads `tensor`, when the tensor is not a model output.
+        func soleConsumer(_ tensor: Int) -> Int? {
+            consumers[tensor].count == 1 && !isOutput.contains(tensor) ? consumers[tensor][0] : nil
+        }
+
+        // Fusions, decided before building so fused operators can be skipped.
+        var fusions: [Int: ConvolutionFusion] = [:]
+        var absorbed: [Int: (consumer: Int, activation: Activation)] = [:]
+        for (index, node) in nodes.enumerated() where !skipped[index] {
+            switch node.code {
+            case .conv2D, .depthwiseConv2D:
+                guard node.inputs.count >= 2, node.outputs.count == 1, node.inputs[0] >= 0,
+                      case .convolution(let options) = node.options
+                else { continue }
+                var fusion = ConvolutionFusion(input: node.inputs[0], output: node.outputs[0], epilogue: .init())
+                if let pad = producer[fusion.input], !skipped[pad], nodes[pad].code == .pad, soleConsumer(fusion.input) == index,
+                   let padding = spatialPadding(graph, nodes[pad]) {
+                    (fusion.padTop, fusion.padBottom, fusion.padLeft, fusion.padRight) = padding
+                    fusion.input = nodes[pad].inputs[0]
+                    skipped[pad] = true
+                }
+                var activation = options.activation
+                if let next = soleConsumer(fusion.output), !skipped[next] {
+                    if let merged = clamp(nodes[next], after: activation) {
+                        activation = merged
+                        fusion.output = nodes[next].outputs[0]
+                        skipped[next] = true
+                    } else if activation == .none, let slopes = preluSlopes(graph, nodes[next], input: fusion.output) {
+                        fusion.epilogue.preluSlopes = slopes
+                        fusion.output = nodes[next].outputs[0]
+                        skipped[next] = true
+                    }
+                }
+                (fusion.epilogue.min, fusion.epilogue.max) = activation.bounds
+                fusions[index] = fusion
+            case .add, .sub, .mul, .maxPool2D:
+                guard node.outputs.count == 1 else { continue }
+                let own: Activation
+                switch node.options {
+                case .arithmetic(let activation): own = activation
+                case .pool(let options): own = options.activation
+                default: continue
+                }
+                if let next = soleConsumer(node.outputs[0]), !skipped[next], let merged = clamp(nodes[next], after: own) {
+                    absorbed[index] = (next, merged)
+                    skipped[next] = true
+                }
+            default:
+                break
+            }
+        }
+
+        // Operations.
+        var operations: [any Operation] = []
+        var alias = Array(0 ..< tensorCount)
+        for (index, node) in nodes.enumerated() where !skipped[index] {
+            let context = OperatorContext(graph: graph, index: index, node: node)
+            let fusedOutput = absorbed[index].map { nodes[$0.consumer].outputs[0] }
+            let fusedActivation = absorbed[index]?.activation
+            switch node.code {
+            case .conv2D:
+                let fusion = if let fused = fusions[index] { fused } else { try unfused(context) }
+                operations.append(try ConvolutionOperation(context, fusion: fusion))
+            case .depthwiseConv2D:
+                let fusion = if let fused = fusions[index] { fused } else { try unfused(context) }
+                operations.append(try DepthwiseConvolutionOperation(context, fusion: fusion))
+            case .add, .sub, .mul, .div:
+                guard case .arithmetic(let own) = node.options else { throw context.invalid("has no arithmetic options") }
+                let function: BinaryOperation.Function = switch node.code {
+                case .add: .add
+                case .sub: .subtract
+                case .mul: .multiply
+                default: .divide
+                }
+                operations.append(try BinaryOperation(context, function: function, activation: fusedActivation ?? own, output: fusedOutput))
+            case .squaredDifference:
+                operations.append(try BinaryOperation(context, function: .squaredDifference, activation: .none))
+            case .prelu:
+                operations.append(try BinaryOperation(context, function: .prelu, activation: .none))
+            case .relu, .relu6:
+                let (minimum, maximum) = (node.code == .relu ? Activation.relu : .relu6).bounds
+                operations.append(try UnaryOperation(context, function: .clamp(min: minimum, max: maximum)))
+            case .neg: operations.append(try UnaryOperation(context, function: .negate))
+            case .sqrt: operations.append(try UnaryOperation(context, function: .squareRoot))
+            case .rsqrt: operations.append(try UnaryOperation(context, function: .reciprocalSquareRoot))
+            case .logistic: operations.append(try UnaryOperation(context, function: .logistic))
+            case .mean: operations.append(try ReductionOperation(context, mean: true))
+            case .sum: operations.append(try ReductionOperation(context, mean: false))
+            case .maxPool2D: operations.append(try MaxPoolOperation(context, activation: fusedActivation, output: fusedOutput))
+            case .pad: operations.append(try PadOperation(context))
+            case .concatenation: operations.append(try ConcatenationOperation(context))
+            case .transpose: operations.append(try TransposeOperation(context))
+            case .stridedSlice: operations.append(try StridedSliceOperation(context))
+            case .resizeBilinear: operations.append(try ResizeBilinearOperation(context))
+            case .reshape:
+                try context.expect(inputs: 1, outputs: 1)
+                let input = try context.input(0), output = try context.output()
+                _ = try context.floatShape(input)
+                guard graph.tensors[input].elementCount == graph.tensors[output].elementCount else {
+                    throw context.invalid("cannot reshape \(graph.tensors[input].shape) into \(graph.tensors[output].shape)")
+                }
+                alias[output] = alias[input]
+            default:
+                throw .unsupportedOperator(name: node.code.description)
+            }
+        }
+        return try place(graph, operations: operations, alias: alias, weights: source.tensors.reduce(0) { $0 + ($1.constant?.floats?.count ?? 0) })
+    }
+
+    /// A convolution's own input and output with nothing fused.
+    private static func unfused(_ context: OperatorContext) throws(ModelError) -> ConvolutionFusion {
+        guard case .convolution(let options) = context.node.options else { throw context.invalid("has no convolution options") }
+        let bounds = options.activation.bounds
+        return ConvolutionFusion(input: try context.input(0), output: try context.output(), epilogue: .init(min: bounds.min, max: bounds.max))
+    }
+
+    /// Throws unless each tensor is written by one operator, after its inputs are available.
+    private static func checkOrder(_ graph: Graph) throws(ModelError) {
+        var available = Array(repeating: false, count: graph.tensors.count)
+        for (index, tensor) in graph.tensors.enumerated() where tensor.constant != nil { available[index] = true }
+        for input in graph.inputs {
+            guard graph.tensors[input].constant == nil else {
+                throw .modelInvalid(reason: "model input \(graph.tensors[input].name) is a constant")
+            }
+            guard graph.tensors[input].type == .float32 else {
+                throw .unsupportedOption(operator: "model input \(graph.tensors[input].name)", reason: "type \(graph.tensors[input].type); Visage takes float32")
+            }
+            available[input] = true
+        }
+        for (index, node) in graph.operators.enumerated() {
+            for input in node.inputs where input >= 0 && !available[input] {
+                throw .modelInvalid(reason: "operator \(index) (\(node.code)) reads tensor \(graph.tensors[input].name) before anything writes it")
+            }
+            for output in node.outputs {
+                guard !available[output] else {
+                    throw .modelInvalid(reason: "operator \(index) (\(node.code)) writes tensor \(graph.tensors[output].name), which already has a value")
+                }
+                available[output] = true
+            }
+        }
+        for output in graph.outputs where !available[output] {
+            throw .modelInvalid(reason: "model output \(graph.tensors[output].name) is never written")
+        }
+    }
+
+    private static func producers(_ nodes: [GraphOperator], tensorCount: Int) -> [Int?] {
+        var producer = [Int?](repeating: nil, count: tensorCount)
+        for (index, node) in nodes.enumerated() {
+            for output in node.outputs { producer[output] = index }
+        }
+        return producer
+    }
+
+    /// The activation equal to `activation` followed by `node`, when `node` is a clamp.
+    private static func clamp(_ node: GraphOperator, after activation: Activation) -> Activation? {
+        guard node.outputs.count == 1, node.inputs.count == 1 else { return nil }
+        let next: Activation
+        switch node.code {
+        case .relu: next = .relu
+        case .relu6: next = .relu6
+        default: return nil
+        }
+        switch (activation, next) {
+        case (.none, _), (.relu, .relu): return next
+        case (.relu, .relu6), (.relu6, _): return .relu6
+        default: return nil
+        }
+    }
+
+    /// The slopes of a PRELU whose slopes vary by channel only, applied to `input`.
+    private static func preluSlopes(_ graph: Graph, _ node: GraphOperator, input: Int) -> [Float]? {
+        guard node.code == .prelu, node.inputs.count == 2, node.outputs.count == 1, node.inputs[0] == input,
+              node.inputs[1] >= 0, let slopes = graph.tensors[node.inputs[1]].constant?.floats,
+              let channels = graph.tensors[input].shape.last, slopes.count == channels,
+              graph.tensors[node.inputs[1]].shape.dropLast().allSatisfy({ $0 == 1 }),
+              graph.tensors[node.outputs[0]].shape == graph.tensors[input].shape
+        else { return nil }
+        return slopes
+    }
+
+    /// (top, bottom, left, right) of a PAD that pads only the height and width of an NHWC tensor.
+    private static func spatialPadding(_ graph: Graph, _ node: GraphOperator) -> (Int, Int, Int, Int)? {
+        guard node.inputs.count == 2, node.outputs.count == 1, node.inputs.allSatisfy({ $0 >= 0 }),
+              graph.tensors[node.inputs[0]].shape.count == 4,
+              let values = graph.tensors[node.inputs[1]].constant?.integers, values.count == 8,
+              values.allSatisfy({ $0 >= 0 && $0 <= 1 << 16 }), values[0] == 0, values[1] == 0, values[6] == 0, values[7] == 0
+        else { return nil }
+        return (values[2], values[3], values[4], values[5])
+    }
+
+    /// Assigns every run-time tensor its memory: arena offsets by liveness, constants into the pool.
+    private static func place(
+        _ graph: Graph, operations: [any Operation], alias: [Int], weights: Int
+    ) throws(ModelError) -> ExecutionPlan {
+        let tensorCount = graph.tensors.count
+        let steps = operations.count
+        var placements = Array(repeating: TensorPlacement.none, count: tensorCount)
+        var constants: [Float] = []
+        var first = Array(repeating: Int.max, count: tensorCount)
+        var last = Array(repeating: -1, count: tensorCount)
+        /// Marks `tensor` (through its alias root) as used at `step`, or places it in the constant pool.
+        func use(_ tensor: Int, at step: Int) throws(ModelError) {
+            let root = alias[tensor]
+            if let values = graph.tensors[root].constant {
+                guard case .none = placements[root] else { return }
+                guard let floats = values.floats else {
+                    throw .unsupportedOption(operator: "tensor \(graph.tensors[root].name)", reason: "integer values read at run time")
+                }
+                placements[root] = .constant(constants.count)
+                constants += floats
+                constants += Array(repeating: 0, count: (16 - floats.count % 16) % 16)
+                return
+            }
+            first[root] = min(first[root], step)
+            last[root] = max(last[root], step)
+        }
+        // Model inputs stay intact for the whole run, so invoking again without rewriting them is well defined.
+        for input in graph.inputs {
+            try use(input, at: 0)
+            try use(input, at: steps)
+        }
+        for (step, operation) in operations.enumerated() {
+            for tensor in operation.reads { try use(tensor, at: step) }
+            for tensor in operation.writes { try use(tensor, at: step) }
+        }
+        for output in graph.outputs { try use(output, at: steps) }
+
+        // Greedy by size: place the largest buffers first, each at the lowest offset that does not
+        // overlap a placed buffer alive at the same time.
+        let buffers = (0 ..< tensorCount).filter { last[$0] >= 0 && alias[$0] == $0 }
+        func floats(_ tensor: Int) -> Int { (graph.tensors[tensor].elementCount + 15) / 16 * 16 }
+        var placed: [(offset: Int, size: Int, tensor: Int)] = []
+        var arenaCount = 0
+        for tensor in buffers.sorted(by: { (floats($0), $1) > (floats($1), $0) }) {
+            let size = floats(tensor)
+            let conflicts = placed.filter { first[$0.tensor] <= last[tensor] && first[tensor] <= last[$0.tensor] }
+                .sorted { $0.offset < $1.offset }
+            var offset = 0
+            for other in conflicts where offset + size > other.offset {
+                offset = max(offset, other.offset + other.size)
+            }
+            placed.append((offset, size, tensor))
+            placements[tensor] = .arena(offset)
+            arenaCount = max(arenaCount, offset + size)
+            guard arenaCount <= ExecutionPlan.maximumArenaCount else {
+                throw .modelInvalid(reason: "activations need more than \(ExecutionPlan.maximumArenaCount * 4) bytes")
+            }
+        }
+        for tensor in 0 ..< tensorCount where alias[tensor] != tensor {
+            placements[tensor] = placements[alias[tensor]]
+        }
+
+        var peak = 0
+        for step in 0 ... steps {
+            peak = max(peak, buffers.filter { first[$0] <= step && step <= last[$0] }.reduce(0) { $0 + floats($1) })
+        }
+        let memory = MemoryReport(
+            arenaBytes: arenaCount * 4, weightBytes: weights * 4, peakLiveActivationBytes: peak * 4,
+            activationBytes: buffers.reduce(0) { $0 + floats($1) } * 4)
+        return ExecutionPlan(operations: operations, placements: placements, arenaCount: arenaCount, constants: constants, memory: memory)
+    }
+}

@@ -1,0 +1,90 @@
+/// Runs a ``Model``: owns the arena that holds every activation, reused across calls.
+///
+/// Create one per task (it is not `Sendable`); any number may share one model. `invoke()`
+/// allocates nothing: inputs, outputs and intermediates all live in the arena planned at load.
+public final class Interpreter {
+    public let model: Model
+    public let options: InterpreterOptions
+    /// Arena, then the plan's run-time constants.
+    private let storage: UnsafeMutablePointer<Float>
+    private let storageCount: Int
+    /// Indexed by tensor id.
+    private let pointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+
+    public init(model: Model, options: InterpreterOptions = .init()) throws(ModelError) {
+        self.model = model
+        self.options = options
+        let plan = model.plan
+        storageCount = plan.arenaCount + plan.constants.count
+        guard storageCount <= ExecutionPlan.maximumArenaCount else {
+            throw .modelInvalid(reason: "the plan needs \(storageCount * 4) bytes, over the \(ExecutionPlan.maximumArenaCount * 4)-byte limit")
+        }
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: max(storageCount, 1))
+        storage.initialize(repeating: 0, count: max(storageCount, 1))
+        plan.constants.withUnsafeBufferPointer { constants in
+            if let base = constants.baseAddress {
+                (storage + plan.arenaCount).update(from: base, count: constants.count)
+            }
+        }
+        self.storage = storage
+        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(plan.placements.count, 1))
+        self.pointers = pointers
+        for (tensor, placement) in plan.placements.enumerated() {
+            switch placement {
+            case .none: (pointers + tensor).initialize(to: storage)
+            case .arena(let offset): (pointers + tensor).initialize(to: storage + offset)
+            case .constant(let offset): (pointers + tensor).initialize(to: storage + plan.arenaCount + offset)
+            }
+        }
+    }
+
+    deinit {
+        pointers.deallocate()
+        storage.deallocate()
+    }
+
+    /// Lets `body` fill input `index` (row-major, `model.inputs[index].shape`).
+    public func withInput<R>(_ index: Int = 0, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) rethrows -> R {
+        precondition(model.inputs.indices.contains(index), "input \(index) out of range: the model has \(model.inputs.count)")
+        return try body(UnsafeMutableBufferPointer(start: pointers[model.inputTensors[index]], count: model.inputs[index].elementCount))
+    }
+
+    /// Lets `body` fill the input called `name`.
+    /// - Throws: ``ModelError/unknownTensor(name:)`` when there is none, or what `body` throws.
+    public func withInput<R>(named name: String, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) throws -> R {
+        guard let index = model.inputIndex(named: name) else { throw ModelError.unknownTensor(name: name) }
+        return try withInput(index, body)
+    }
+
+    /// Runs every operation once, reading the inputs and writing the outputs.
+    public func invoke() throws(ModelError) {
+        let pointers = UnsafePointer(self.pointers)
+        for operation in model.plan.operations {
+            operation.run(pointers, threads: options.threads)
+        }
+    }
+
+    /// Lets `body` read output `index` (row-major, `model.outputs[index].shape`) without copying.
+    public func withOutput<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
+        precondition(model.outputs.indices.contains(index), "output \(index) out of range: the model has \(model.outputs.count)")
+        return try body(UnsafeBufferPointer(start: pointers[model.outputTensors[index]], count: model.outputs[index].elementCount))
+    }
+
+    /// Lets `body` read the output called `name`.
+    /// - Throws: ``ModelError/unknownTensor(name:)`` when there is none, or what `body` throws.
+    public func withOutput<R>(named name: String, _ body: (UnsafeBufferPointer<Float>) throws -> R) throws -> R {
+        guard let index = model.outputIndex(named: name) else { throw ModelError.unknownTensor(name: name) }
+        return try withOutput(index, body)
+    }
+
+    /// A copy of output `index`.
+    public func output(_ index: Int) -> [Float] {
+        withOutput(index) { Array($0) }
+    }
+
+    /// A copy of the output called `name`.
+    public func output(named name: String) throws(ModelError) -> [Float] {
+        guard let index = model.outputIndex(named: name) else { throw .unknownTensor(name: name) }
+        return output(index)
+    }
+}

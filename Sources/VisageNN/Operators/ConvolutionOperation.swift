@@ -1,0 +1,73 @@
+/// CONV_2D over NHWC float32: packed weights, padding and activation fused, output rows split over threads.
+struct ConvolutionOperation: Operation {
+    let kernel: PackedConvolution
+    let input: Int
+    let output: Int
+    let batch: Int
+    let inputBatchStride: Int
+    let outputBatchStride: Int
+
+    var reads: [Int] { [input] }
+    var writes: [Int] { [output] }
+
+    init(_ context: OperatorContext, fusion: ConvolutionFusion) throws(ModelError) {
+        try context.expect(inputs: 2, outputs: 1)
+        guard case .convolution(let options) = context.node.options else { throw context.invalid("has no convolution options") }
+        guard options.dilationX == 1, options.dilationY == 1 else {
+            throw context.unsupported("dilation \(options.dilationY)×\(options.dilationX); Visage convolves with dilation 1")
+        }
+        let inputShape = try context.floatShape(fusion.input)
+        let weightsTensor = try context.input(1)
+        let weightShape = context.shape(weightsTensor)
+        let weights = try context.floats(weightsTensor)
+        guard inputShape.count == 4, weightShape.count == 4, inputShape.allSatisfy({ $0 > 0 }), weightShape.allSatisfy({ $0 > 0 }) else {
+            throw context.invalid("input \(inputShape) and weights \(weightShape) must both be non-empty 4-D tensors")
+        }
+        guard weightShape[3] == inputShape[3] else {
+            throw context.invalid("weights \(weightShape) take \(weightShape[3]) channels but the input \(inputShape) has \(inputShape[3])")
+        }
+        let bias = try context.optionalInput(2).map { (tensor) throws(ModelError) in try context.floats(tensor) }
+        if let bias, bias.count != weightShape[0] {
+            throw context.invalid("bias has \(bias.count) values for \(weightShape[0]) output channels")
+        }
+        if let slopes = fusion.epilogue.preluSlopes, slopes.count != weightShape[0] {
+            throw context.invalid("PReLU slopes have \(slopes.count) values for \(weightShape[0]) output channels")
+        }
+        let (height, top) = try ConvolutionFusion.resolve(
+            context, input: inputShape[1], before: fusion.padTop, after: fusion.padBottom,
+            kernel: weightShape[1], stride: options.strideY, padding: options.padding)
+        let (width, left) = try ConvolutionFusion.resolve(
+            context, input: inputShape[2], before: fusion.padLeft, after: fusion.padRight,
+            kernel: weightShape[2], stride: options.strideX, padding: options.padding)
+        let outputShape = [inputShape[0], height, width, weightShape[0]]
+        try context.expectShape(fusion.output, outputShape)
+        let shape = ConvolutionShape(
+            inputHeight: inputShape[1], inputWidth: inputShape[2], inputChannels: inputShape[3],
+            outputHeight: height, outputWidth: width, outputChannels: weightShape[0],
+            kernelHeight: weightShape[1], kernelWidth: weightShape[2],
+            strideY: options.strideY, strideX: options.strideX, padTop: top, padLeft: left)
+        kernel = weights.withUnsafeBufferPointer { weights in
+            if let bias {
+                bias.withUnsafeBufferPointer { bias in
+                    PackedConvolution(shape: shape, weightsOHWI: weights, bias: bias, epilogue: fusion.epilogue)
+                }
+            } else {
+                PackedConvolution(shape: shape, weightsOHWI: weights, bias: nil, epilogue: fusion.epilogue)
+            }
+        }
+        input = fusion.input
+        output = fusion.output
+        batch = inputShape[0]
+        inputBatchStride = inputShape[1] * inputShape[2] * inputShape[3]
+        outputBatchStride = height * width * weightShape[0]
+    }
+
+    func run(_ tensors: TensorPointers, threads: Int) {
+        let x = UnsafePointer(tensors[input]), y = tensors[output]
+        for image in 0 ..< batch {
+            forEachRowRange(kernel.shape.outputHeight, threads: threads) { rows in
+                kernel.run(input: x + image * inputBatchStride, output: y + image * outputBatchStride, outputRows: rows)
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Dispatch
+
+/// Where every tensor lives during one invocation, indexed by tensor id.
+typealias TensorPointers = UnsafePointer<UnsafeMutablePointer<Float>>
+
+/// One step of an execution plan: an operator (or a fusion of several) with its shapes resolved,
+/// its constants packed and its tensors named by id.
+///
+/// Built once at model load and shared by every interpreter, so `run` keeps no state and
+/// allocates nothing: the interpreter hands it the pointers of its own arena.
+protocol Operation: Sendable {
+    /// Tensors read at run time: activations and float constants the operation does not pack.
+    var reads: [Int] { get }
+    /// Tensors written.
+    var writes: [Int] { get }
+    func run(_ tensors: TensorPointers, threads: Int)
+}
+
+/// Splits `0..<rows` into up to `threads` contiguous ranges and runs `body` on each, in
+/// parallel when more than one.
+@inline(__always)
+func forEachRowRange(_ rows: Int, threads: Int, _ body: (Range<Int>) -> Void) {
+    let parts = min(threads, rows)
+    guard parts > 1 else {
+        body(0 ..< rows)
+        return
+    }
+    withoutActuallyEscaping(body) { body in
+        // concurrentPerform returns only when every part is done, so `body` and the pointers it
+        // captures outlive all uses; each part writes disjoint rows.
+        let shared = UncheckedSendable(body)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            shared.value(rows * part / parts ..< rows * (part + 1) / parts)
+        }
+    }
+}
+
+/// Carries a value across a `@Sendable` boundary the caller has proven safe.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

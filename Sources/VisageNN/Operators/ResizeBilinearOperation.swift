@@ -1,0 +1,71 @@
+/// RESIZE_BILINEAR to a constant size, honouring `align_corners` and `half_pixel_centers` the way
+/// TFLite's reference kernel does (source coordinate clamped to the input, weights from the
+/// unclamped fraction).
+struct ResizeBilinearOperation: Operation {
+    /// Where one output row or column samples the input: two neighbours and the weight of the second.
+    struct Sample: Sendable {
+        var lower: Int, upper: Int, weight: Float
+    }
+
+    let input: Int, output: Int
+    let batch: Int, inputHeight: Int, inputWidth: Int, channels: Int
+    let rows: [Sample], columns: [Sample]
+
+    var reads: [Int] { [input] }
+    var writes: [Int] { [output] }
+
+    init(_ context: OperatorContext) throws(ModelError) {
+        try context.expect(inputs: 2, outputs: 1)
+        guard case .resize(let alignCorners, let halfPixelCenters) = context.node.options else {
+            throw context.invalid("has no resize options")
+        }
+        guard !(alignCorners && halfPixelCenters) else {
+            throw context.invalid("align_corners and half_pixel_centers are both set; TFLite allows one")
+        }
+        input = try context.input(0)
+        output = try context.output()
+        let shape = try context.floatShape(input)
+        let size = try context.integers(try context.input(1))
+        guard shape.count == 4, shape.allSatisfy({ $0 > 0 }), size.count == 2, size.allSatisfy({ $0 > 0 && $0 <= 1 << 16 }) else {
+            throw context.invalid("input \(shape) must be non-empty NHWC and the size \(size) two positive values")
+        }
+        try context.expectShape(output, [shape[0], size[0], size[1], shape[3]])
+        func samples(input: Int, output: Int) -> [Sample] {
+            let scale = alignCorners && output > 1 ? Float(input - 1) / Float(output - 1) : Float(input) / Float(output)
+            return (0 ..< output).map { index in
+                let source = halfPixelCenters ? (Float(index) + 0.5) * scale - 0.5 : Float(index) * scale
+                let lower = max(Int(source.rounded(.down)), 0)
+                let upper = min(Int(source.rounded(.up)), input - 1)
+                return Sample(lower: min(lower, input - 1), upper: max(upper, 0), weight: source - Float(lower))
+            }
+        }
+        batch = shape[0]
+        inputHeight = shape[1]
+        inputWidth = shape[2]
+        channels = shape[3]
+        rows = samples(input: shape[1], output: size[0])
+        columns = samples(input: shape[2], output: size[1])
+    }
+
+    func run(_ tensors: TensorPointers, threads: Int) {
+        let x = UnsafePointer(tensors[input])
+        var out = tensors[output]
+        for image in 0 ..< batch {
+            let base = x + image * inputHeight * inputWidth * channels
+            for row in rows {
+                let top = base + row.lower * inputWidth * channels, bottom = base + row.upper * inputWidth * channels
+                for column in columns {
+                    let a = top + column.lower * channels, b = top + column.upper * channels
+                    let c = bottom + column.lower * channels, d = bottom + column.upper * channels
+                    let wy = row.weight, wx = column.weight
+                    for channel in 0 ..< channels {
+                        let upper = a[channel] * (1 - wx) + b[channel] * wx
+                        let lower = c[channel] * (1 - wx) + d[channel] * wx
+                        out[channel] = upper * (1 - wy) + lower * wy
+                    }
+                    out += channels
+                }
+            }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder so the target compiles; the engine work fills this module.

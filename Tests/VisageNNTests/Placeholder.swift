@@ -1,1 +1,0 @@
-// Tests for VisageNN arrive with its work.
