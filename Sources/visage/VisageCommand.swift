@@ -1,9 +1,31 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct VisageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "visage",
         abstract: "Face detection, landmarks and contours, on any platform Swift runs on.",
-        subcommands: [])
+        discussion: "Exit status: 0 success, 1 a file could not be processed, 2 usage error.",
+        subcommands: [InfoCommand.self])
+
+    /// Parses and runs with Visage's exit codes: usage errors exit 2 (swift-argument-parser's own
+    /// default is 64), processing errors 1.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }
