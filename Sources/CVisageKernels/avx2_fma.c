@@ -9,6 +9,7 @@
 
 #define AVX2 __attribute__((target("avx2,fma")))
 #define AVX2_INLINE static inline __attribute__((always_inline, target("avx2,fma")))
+#define UNROLL _Pragma("clang loop unroll(full)")
 
 // Loading 8 lanes from mask_table + 8 - n enables the first n lanes (0 ≤ n ≤ 8).
 static const int32_t mask_table[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -24,10 +25,25 @@ AVX2_INLINE __m256 epilogue(__m256 v, __m256 vmin, __m256 vmax, const float *slo
     return v;
 }
 
-/// Stores the first n (0 ≤ n ≤ 8) lanes.
+/// Stores the first n (0 ≤ n ≤ 8) lanes in 4-, 2- and 1-lane pieces (masked stores are slow
+/// on some AMD cores).
 AVX2_INLINE void store_n(float *p, __m256 v, size_t n) {
-    if (n >= 8) _mm256_storeu_ps(p, v);
-    else if (n > 0) _mm256_maskstore_ps(p, lane_mask(n), v);
+    if (n >= 8) {
+        _mm256_storeu_ps(p, v);
+        return;
+    }
+    __m128 half = _mm256_castps256_ps128(v);
+    if (n & 4) {
+        _mm_storeu_ps(p, half);
+        half = _mm256_extractf128_ps(v, 1);
+        p += 4;
+    }
+    if (n & 2) {
+        _mm_storel_pi((__m64 *)p, half);
+        half = _mm_movehl_ps(half, half);
+        p += 2;
+    }
+    if (n & 1) _mm_store_ss(p, half);
 }
 
 /// The conv tile for a compile-time MR; inlined into each named kernel so the accumulators
@@ -37,18 +53,18 @@ AVX2_INLINE void conv_tile(
     float *c, size_t c_stride, float min, float max, const float *slopes) {
     __m256 acc0[VISAGE_CONV_MR_MAX], acc1[VISAGE_CONV_MR_MAX];
     const __m256 bias0 = _mm256_loadu_ps(w), bias1 = _mm256_loadu_ps(w + 8);
-    for (size_t i = 0; i < MR; i++) {
+    UNROLL for (size_t i = 0; i < MR; i++) {
         acc0[i] = bias0;
         acc1[i] = bias1;
     }
     w += 16;
     for (size_t t = 0; t < ks; t++) {
         const float *ap[VISAGE_CONV_MR_MAX];
-        for (size_t i = 0; i < MR; i++) ap[i] = a[t * MR + i];
+        UNROLL for (size_t i = 0; i < MR; i++) ap[i] = a[t * MR + i];
         for (size_t k = 0; k < kc; k++) {
             const __m256 w0 = _mm256_loadu_ps(w), w1 = _mm256_loadu_ps(w + 8);
             w += 16;
-            for (size_t i = 0; i < MR; i++) {
+            UNROLL for (size_t i = 0; i < MR; i++) {
                 const __m256 x = _mm256_broadcast_ss(ap[i] + k);
                 acc0[i] = _mm256_fmadd_ps(x, w0, acc0[i]);
                 acc1[i] = _mm256_fmadd_ps(x, w1, acc1[i]);
@@ -56,18 +72,24 @@ AVX2_INLINE void conv_tile(
         }
     }
     const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
-    for (size_t i = 0; i < MR; i++) {
+    UNROLL for (size_t i = 0; i < MR; i++) {
         acc0[i] = epilogue(acc0[i], vmin, vmax, slopes);
         acc1[i] = epilogue(acc1[i], vmin, vmax, slopes == NULL ? NULL : slopes + 8);
     }
-    for (size_t i = 0; i < mr; i++) {
-        float *ci = c + i * c_stride;
-        if (nc == 16) {
-            _mm256_storeu_ps(ci, acc0[i]);
-            _mm256_storeu_ps(ci + 8, acc1[i]);
-        } else {
-            store_n(ci, acc0[i], nc < 8 ? nc : 8);
-            store_n(ci + 8, acc1[i], nc > 8 ? nc - 8 : 0);
+    // Rows past mr store to the last valid row: they computed that same pixel, so the values
+    // agree, and every loop keeps its constant trip count (fully unrolled, accumulators stay
+    // in registers).
+    float *rows[VISAGE_CONV_MR_MAX];
+    UNROLL for (size_t i = 0; i < MR; i++) rows[i] = c + (i < mr ? i : mr - 1) * c_stride;
+    if (nc == 16) {
+        UNROLL for (size_t i = 0; i < MR; i++) {
+            _mm256_storeu_ps(rows[i], acc0[i]);
+            _mm256_storeu_ps(rows[i] + 8, acc1[i]);
+        }
+    } else {
+        UNROLL for (size_t i = 0; i < MR; i++) {
+            store_n(rows[i], acc0[i], nc < 8 ? nc : 8);
+            store_n(rows[i] + 8, acc1[i], nc > 8 ? nc - 8 : 0);
         }
     }
 }
@@ -78,50 +100,53 @@ AVX2 void visage_f32_conv_ukernel__avx2_fma_6x16(
     conv_tile(6, mr, nc, kc, ks, a, w, c, c_stride, min, max, slopes);
 }
 
-/// One output pixel, 16 channels per step; the tail of fewer than 16 channels reads the input
-/// through masks (never past the pixel) and the zero-padded weights in full.
-AVX2_INLINE void dwconv_pixel(
-    size_t channels, const size_t ks, const float *const *input, const float *w, float *output,
-    float min, float max, const float *slopes) {
+/// Output pixels of one row, 16 channels per step; the tail of fewer than 16 channels reads
+/// the input through masks (never past the pixel) and the zero-padded weights in full.
+AVX2_INLINE void dwconv_row(
+    size_t pixels, size_t channels, const size_t ks, const float *const *input, size_t input_step,
+    const float *w, float *output, float min, float max, const float *slopes) {
     const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
-    size_t c = 0;
-    for (; c + 16 <= channels; c += 16) {
-        __m256 acc0 = _mm256_loadu_ps(w), acc1 = _mm256_loadu_ps(w + 8);
-        for (size_t t = 0; t < ks; t++) {
-            const float *x = input[t] + c;
-            acc0 = _mm256_fmadd_ps(_mm256_loadu_ps(x), _mm256_loadu_ps(w + 16 + t * 16), acc0);
-            acc1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + 8), _mm256_loadu_ps(w + 24 + t * 16), acc1);
+    const size_t tail = channels % 16;
+    const size_t n0 = tail < 8 ? tail : 8, n1 = tail > 8 ? tail - 8 : 0;
+    const __m256i m0 = lane_mask(n0), m1 = lane_mask(n1);
+    for (size_t p = 0; p < pixels; p++, output += channels) {
+        const size_t offset = p * input_step;
+        const float *wg = w;
+        size_t c = 0;
+        for (; c + 16 <= channels; c += 16, wg += 16 + ks * 16) {
+            __m256 acc0 = _mm256_loadu_ps(wg), acc1 = _mm256_loadu_ps(wg + 8);
+            for (size_t t = 0; t < ks; t++) {
+                const float *x = input[t] + offset + c;
+                acc0 = _mm256_fmadd_ps(_mm256_loadu_ps(x), _mm256_loadu_ps(wg + 16 + t * 16), acc0);
+                acc1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + 8), _mm256_loadu_ps(wg + 24 + t * 16), acc1);
+            }
+            _mm256_storeu_ps(output + c, epilogue(acc0, vmin, vmax, slopes == NULL ? NULL : slopes + c));
+            _mm256_storeu_ps(output + c + 8, epilogue(acc1, vmin, vmax, slopes == NULL ? NULL : slopes + c + 8));
         }
-        w += 16 + ks * 16;
-        _mm256_storeu_ps(output + c, epilogue(acc0, vmin, vmax, slopes == NULL ? NULL : slopes + c));
-        _mm256_storeu_ps(output + c + 8, epilogue(acc1, vmin, vmax, slopes == NULL ? NULL : slopes + c + 8));
-    }
-    if (c < channels) {
-        const size_t n = channels - c;
-        const size_t n0 = n < 8 ? n : 8, n1 = n > 8 ? n - 8 : 0;
-        const __m256i m0 = lane_mask(n0), m1 = lane_mask(n1);
-        __m256 acc0 = _mm256_loadu_ps(w), acc1 = _mm256_loadu_ps(w + 8);
-        for (size_t t = 0; t < ks; t++) {
-            const float *x = input[t] + c;
-            acc0 = _mm256_fmadd_ps(_mm256_maskload_ps(x, m0), _mm256_loadu_ps(w + 16 + t * 16), acc0);
-            acc1 = _mm256_fmadd_ps(_mm256_maskload_ps(x + 8, m1), _mm256_loadu_ps(w + 24 + t * 16), acc1);
+        if (tail != 0) {
+            __m256 acc0 = _mm256_loadu_ps(wg), acc1 = _mm256_loadu_ps(wg + 8);
+            for (size_t t = 0; t < ks; t++) {
+                const float *x = input[t] + offset + c;
+                acc0 = _mm256_fmadd_ps(_mm256_maskload_ps(x, m0), _mm256_loadu_ps(wg + 16 + t * 16), acc0);
+                acc1 = _mm256_fmadd_ps(_mm256_maskload_ps(x + 8, m1), _mm256_loadu_ps(wg + 24 + t * 16), acc1);
+            }
+            store_n(output + c, epilogue(acc0, vmin, vmax, slopes == NULL ? NULL : slopes + c), n0);
+            store_n(output + c + 8, epilogue(acc1, vmin, vmax, slopes == NULL ? NULL : slopes + c + 8), n1);
         }
-        store_n(output + c, epilogue(acc0, vmin, vmax, slopes == NULL ? NULL : slopes + c), n0);
-        store_n(output + c + 8, epilogue(acc1, vmin, vmax, slopes == NULL ? NULL : slopes + c + 8), n1);
     }
 }
 
 AVX2 void visage_f32_dwconv_ukernel__avx2_fma_up16(
-    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
-    float min, float max, const float *slopes) {
-    dwconv_pixel(channels, ks, input, w, output, min, max, slopes);
+    size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
+    const float *w, float *output, float min, float max, const float *slopes) {
+    dwconv_row(pixels, channels, ks, input, input_step, w, output, min, max, slopes);
 }
 
 AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
-    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
-    float min, float max, const float *slopes) {
+    size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
+    const float *w, float *output, float min, float max, const float *slopes) {
     (void)ks;
-    dwconv_pixel(channels, 9, input, w, output, min, max, slopes);
+    dwconv_row(pixels, channels, 9, input, input_step, w, output, min, max, slopes);
 }
 
 #define AVX2_VBINARY(name, op)                                                                   \
@@ -170,7 +195,7 @@ AVX2 void visage_f32_vprelu_ukernel__avx2_fma_u8(
             const __m256i mask = lane_mask(channels - j);
             const __m256 v = _mm256_maskload_ps(x + j, mask);
             const __m256 s = _mm256_maskload_ps(slopes + j, mask);
-            _mm256_maskstore_ps(out + j, mask, _mm256_blendv_ps(v, _mm256_mul_ps(v, s), v));
+            store_n(out + j, _mm256_blendv_ps(v, _mm256_mul_ps(v, s), v), channels - j);
         }
     }
 }

@@ -56,11 +56,11 @@ void visage_f32_conv_run(
     }
 
     const size_t end = row_end * ow;
+    size_t tile_y = row_begin, tile_x = 0;  // the tile's first pixel, advanced without division
     for (size_t p = row_begin * ow; p < end; p += mr_max) {
         const size_t mr = end - p < mr_max ? end - p : mr_max;
+        size_t oy = tile_y, ox = tile_x;
         for (size_t i = 0; i < mr_max; i++) {
-            const size_t q = p + (i < mr ? i : mr - 1);  // rows past mr repeat the last pixel
-            const size_t oy = q / ow, ox = q % ow;
             for (size_t ky = 0; ky < kh; ky++) {
                 // Unsigned arithmetic: a row above the input wraps to a huge value and fails the test.
                 const size_t iy = oy * g->stride_y + ky - g->pad_top;
@@ -70,6 +70,15 @@ void visage_f32_conv_run(
                     a[(ky * kw + kx) * mr_max + i] = inside ? input + (iy * g->input_width + ix) * ic : zeros;
                 }
             }
+            if (i + 1 < mr && ++ox == ow) {  // rows past mr repeat the last pixel
+                ox = 0;
+                oy++;
+            }
+        }
+        tile_x += mr_max;
+        while (tile_x >= ow) {
+            tile_x -= ow;
+            tile_y++;
         }
         float *c = output + p * oc;
         for (size_t n = 0; n < oc; n += VISAGE_CONV_PANEL) {

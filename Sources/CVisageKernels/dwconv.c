@@ -37,9 +37,16 @@ void visage_f32_dwconv_run(
     const visage_kernel_set *set = visage_kernel_set_get(isa);
     const size_t kh = g->kernel_height, kw = g->kernel_width, ks = kh * kw;
     const size_t channels = g->output_channels, ow = g->output_width, iw = g->input_width;
+    const size_t sx = g->stride_x, pl = g->pad_left;
     const visage_f32_dwconv_ukernel_fn ukernel = ks == 9 ? set->dwconv_9 : set->dwconv;
 
-    // Row pointers (NULL outside the input) for each kernel row, then tap pointers per pixel.
+    // Interior columns [inner_begin, inner_end): every tap inside the row, so one microkernel
+    // call walks them with a fixed step. Rows outside the input read the zero row instead.
+    size_t inner_begin = (pl + sx - 1) / sx;
+    size_t inner_end = iw + pl >= kw ? (iw + pl - kw) / sx + 1 : 0;
+    if (inner_end > ow) inner_end = ow;
+    if (inner_begin > inner_end) inner_begin = inner_end;
+
     const float *stack_pointers[STACK_POINTERS];
     const float **rows = stack_pointers;
     if (kh + ks > STACK_POINTERS) {
@@ -51,17 +58,19 @@ void visage_f32_dwconv_run(
     for (size_t oy = row_begin; oy < row_end; oy++) {
         for (size_t ky = 0; ky < kh; ky++) {
             const size_t iy = oy * g->stride_y + ky - g->pad_top;  // wraps when above the input
-            rows[ky] = iy < g->input_height ? input + iy * iw * channels : NULL;
+            rows[ky] = iy < g->input_height ? input + iy * iw * channels : zeros;
         }
         float *out = output + oy * ow * channels;
-        for (size_t ox = 0; ox < ow; ox++, out += channels) {
+        for (size_t ox = 0; ox < ow;) {
+            const int inner = ox == inner_begin && inner_begin < inner_end;
             for (size_t kx = 0; kx < kw; kx++) {
-                const size_t ix = ox * g->stride_x + kx - g->pad_left;
-                const int column_inside = ix < iw;
-                for (size_t ky = 0; ky < kh; ky++)
-                    taps[ky * kw + kx] = column_inside && rows[ky] != NULL ? rows[ky] + ix * channels : zeros;
+                const size_t ix = ox * sx + kx - pl;
+                for (size_t ky = 0; ky < kh; ky++) taps[ky * kw + kx] = ix < iw ? rows[ky] + ix * channels : zeros;
             }
-            ukernel(channels, ks, taps, packed, out, epilogue->min, epilogue->max, epilogue->slopes);
+            const size_t pixels = inner ? inner_end - inner_begin : 1;
+            ukernel(pixels, channels, ks, taps, sx * channels, packed, out + ox * channels,
+                    epilogue->min, epilogue->max, epilogue->slopes);
+            ox += pixels;
         }
     }
     if (rows != stack_pointers) free(rows);

@@ -17,11 +17,13 @@ typedef void (*visage_f32_conv_ukernel_fn)(
     size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
     float *c, size_t c_stride, float min, float max, const float *slopes);
 
-/// Depthwise convolution of one output pixel: `ks` input pointers (each to `channels` values),
-/// weights packed in groups of 16 channels (16 biases, then ks × 16 weights).
+/// Depthwise convolution of `pixels` consecutive output pixels of one row. `input` holds the
+/// first pixel's `ks` tap pointers (each to `channels` values); each next pixel reads every tap
+/// `input_step` floats further on. Weights are packed in groups of 16 channels (16 biases, then
+/// ks × 16 weights); `output` receives pixels × channels values.
 typedef void (*visage_f32_dwconv_ukernel_fn)(
-    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
-    float min, float max, const float *slopes);
+    size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
+    const float *w, float *output, float min, float max, const float *slopes);
 
 typedef void (*visage_f32_vbinary_ukernel_fn)(
     size_t n, const float *a, const float *b, float *out, float min, float max);
@@ -55,9 +57,11 @@ const visage_kernel_set *visage_kernel_set_get(visage_isa isa);
         size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, \
         float, float, const float *);                                                         \
     void visage_f32_dwconv_ukernel__##isa##_up16(                                             \
-        size_t, size_t, const float *const *, const float *, float *, float, float, const float *); \
+        size_t, size_t, size_t, const float *const *, size_t, const float *, float *, float, float, \
+        const float *);                                                                       \
     void visage_f32_dwconv_ukernel__##isa##_9p16(                                             \
-        size_t, size_t, const float *const *, const float *, float *, float, float, const float *); \
+        size_t, size_t, size_t, const float *const *, size_t, const float *, float *, float, float, \
+        const float *);                                                                       \
     void visage_f32_vadd_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \
     void visage_f32_vmul_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \
     void visage_f32_vsub_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \

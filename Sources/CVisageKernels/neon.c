@@ -62,7 +62,9 @@ void visage_f32_conv_ukernel__neon_6x16(
         }
     }
     const float32x4_t vmin = vdupq_n_f32(min), vmax = vdupq_n_f32(max);
-    for (size_t i = 0; i < mr; i++) {
+    // A constant trip count (MR) keeps every accumulator index constant, hence in a register.
+    for (size_t i = 0; i < MR; i++) {
+        if (i >= mr) break;
         float *ci = c + i * c_stride;
         for (size_t j = 0; j < 4; j++) {
             const size_t start = 4 * j;
@@ -73,37 +75,41 @@ void visage_f32_conv_ukernel__neon_6x16(
     }
 }
 
-NEON_INLINE void dwconv_pixel(
-    size_t channels, const size_t ks, const float *const *input, const float *w, float *output,
-    float min, float max, const float *slopes) {
+NEON_INLINE void dwconv_row(
+    size_t pixels, size_t channels, const size_t ks, const float *const *input, size_t input_step,
+    const float *w, float *output, float min, float max, const float *slopes) {
     const float32x4_t vmin = vdupq_n_f32(min), vmax = vdupq_n_f32(max);
-    for (size_t c = 0; c < channels; c += 16, w += 16 + ks * 16) {
-        const size_t n = channels - c < 16 ? channels - c : 16;
-        float32x4_t acc[4] = {vld1q_f32(w), vld1q_f32(w + 4), vld1q_f32(w + 8), vld1q_f32(w + 12)};
-        for (size_t t = 0; t < ks; t++) {
-            const float *x = input[t] + c;
-            const float *wt = w + 16 + t * 16;
-            for (size_t j = 0; j < 4; j++) {
-                const float32x4_t xv = n == 16 ? vld1q_f32(x + 4 * j) : load_n(x + 4 * j, n > 4 * j ? n - 4 * j : 0);
-                acc[j] = vfmaq_f32(acc[j], xv, vld1q_f32(wt + 4 * j));
+    for (size_t p = 0; p < pixels; p++, output += channels) {
+        const size_t offset = p * input_step;
+        const float *wg = w;
+        for (size_t c = 0; c < channels; c += 16, wg += 16 + ks * 16) {
+            const size_t n = channels - c < 16 ? channels - c : 16;
+            float32x4_t acc[4] = {vld1q_f32(wg), vld1q_f32(wg + 4), vld1q_f32(wg + 8), vld1q_f32(wg + 12)};
+            for (size_t t = 0; t < ks; t++) {
+                const float *x = input[t] + offset + c;
+                const float *wt = wg + 16 + t * 16;
+                for (size_t j = 0; j < 4; j++) {
+                    const float32x4_t xv = n == 16 ? vld1q_f32(x + 4 * j) : load_n(x + 4 * j, n > 4 * j ? n - 4 * j : 0);
+                    acc[j] = vfmaq_f32(acc[j], xv, vld1q_f32(wt + 4 * j));
+                }
             }
+            for (size_t j = 0; j < 4 && 4 * j < n; j++)
+                store_n(output + c + 4 * j, epilogue(acc[j], vmin, vmax, slopes == NULL ? NULL : slopes + c + 4 * j), n - 4 * j);
         }
-        for (size_t j = 0; j < 4 && 4 * j < n; j++)
-            store_n(output + c + 4 * j, epilogue(acc[j], vmin, vmax, slopes == NULL ? NULL : slopes + c + 4 * j), n - 4 * j);
     }
 }
 
 void visage_f32_dwconv_ukernel__neon_up16(
-    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
-    float min, float max, const float *slopes) {
-    dwconv_pixel(channels, ks, input, w, output, min, max, slopes);
+    size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
+    const float *w, float *output, float min, float max, const float *slopes) {
+    dwconv_row(pixels, channels, ks, input, input_step, w, output, min, max, slopes);
 }
 
 void visage_f32_dwconv_ukernel__neon_9p16(
-    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
-    float min, float max, const float *slopes) {
+    size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
+    const float *w, float *output, float min, float max, const float *slopes) {
     (void)ks;
-    dwconv_pixel(channels, 9, input, w, output, min, max, slopes);
+    dwconv_row(pixels, channels, 9, input, input_step, w, output, min, max, slopes);
 }
 
 #define NEON_VBINARY(name, op)                                                                    \

@@ -30,7 +30,8 @@ void visage_f32_conv_ukernel__portable_2x16(
             w += 16;
         }
     }
-    for (size_t i = 0; i < mr; i++) {
+    for (size_t i = 0; i < PORTABLE_MR; i++) {
+        if (i >= mr) break;
         float *ci = c + i * c_stride;
         for (size_t j = 0; j < nc; j++) {
             float v = clampf(acc[i][j], min, max);
@@ -41,31 +42,33 @@ void visage_f32_conv_ukernel__portable_2x16(
 }
 
 void visage_f32_dwconv_ukernel__portable_up16(
-    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
-    float min, float max, const float *slopes) {
-    for (size_t c0 = 0; c0 < channels; c0 += 16) {
-        const size_t n = channels - c0 < 16 ? channels - c0 : 16;
-        float acc[16];
-        for (size_t j = 0; j < 16; j++) acc[j] = w[j];
-        for (size_t t = 0; t < ks; t++) {
-            const float *x = input[t] + c0;
-            const float *wt = w + 16 + t * 16;
-            for (size_t j = 0; j < n; j++) acc[j] += x[j] * wt[j];
+    size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
+    const float *w, float *output, float min, float max, const float *slopes) {
+    for (size_t p = 0; p < pixels; p++, output += channels) {
+        const float *wg = w;
+        for (size_t c0 = 0; c0 < channels; c0 += 16, wg += 16 + ks * 16) {
+            const size_t n = channels - c0 < 16 ? channels - c0 : 16;
+            float acc[16];
+            for (size_t j = 0; j < 16; j++) acc[j] = wg[j];
+            for (size_t t = 0; t < ks; t++) {
+                const float *x = input[t] + p * input_step + c0;
+                const float *wt = wg + 16 + t * 16;
+                for (size_t j = 0; j < n; j++) acc[j] += x[j] * wt[j];
+            }
+            for (size_t j = 0; j < n; j++) {
+                float v = clampf(acc[j], min, max);
+                if (slopes != NULL && v < 0) v *= slopes[c0 + j];
+                output[c0 + j] = v;
+            }
         }
-        for (size_t j = 0; j < n; j++) {
-            float v = clampf(acc[j], min, max);
-            if (slopes != NULL && v < 0) v *= slopes[c0 + j];
-            output[c0 + j] = v;
-        }
-        w += 16 + ks * 16;
     }
 }
 
 void visage_f32_dwconv_ukernel__portable_9p16(
-    size_t channels, size_t ks, const float *const *input, const float *w, float *output,
-    float min, float max, const float *slopes) {
+    size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
+    const float *w, float *output, float min, float max, const float *slopes) {
     (void)ks;
-    visage_f32_dwconv_ukernel__portable_up16(channels, 9, input, w, output, min, max, slopes);
+    visage_f32_dwconv_ukernel__portable_up16(pixels, channels, 9, input, input_step, w, output, min, max, slopes);
 }
 
 #define PORTABLE_VBINARY(name, op)                                                     \

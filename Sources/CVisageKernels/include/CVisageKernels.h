@@ -75,7 +75,8 @@ size_t visage_f32_dwconv_packed_count(const visage_conv_geometry *g);
 void visage_f32_dwconv_pack(
     const visage_conv_geometry *g, const float *weights_hwc, const float *bias, float *packed);
 
-/// Depthwise convolution of output rows [row_begin, row_end). `zeros` holds `channels` zeros.
+/// Depthwise convolution of output rows [row_begin, row_end). `zeros` holds
+/// `input_width × channels` zeros (a whole padding row).
 void visage_f32_dwconv_run(
     visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
     const visage_f32_epilogue *epilogue, const float *input, float *output,

@@ -40,7 +40,7 @@ package final class PackedDepthwiseConvolution: Sendable {
             count = buffer.count
         }
         self.slopes = epilogue.paddedSlopes(channels: shape.outputChannels)
-        self.zeros = Array(repeating: 0, count: shape.outputChannels)
+        self.zeros = Array(repeating: 0, count: shape.inputWidth * shape.outputChannels)
     }
 
     /// Computes output rows `outputRows` (each `outputWidth × channels` values, NHWC) from the

@@ -1,0 +1,113 @@
+/// A micro-benchmark of the kernels on layers shaped like the bundled models' hot spots.
+///
+/// Meaningful only in release builds (debug builds compile the C kernels at -O0). The CLI's
+/// `visage kernel-benchmark` prints it; `visage benchmark` may call `run` too.
+package enum KernelBenchmark {
+    /// One layer to time.
+    package struct Layer: Sendable {
+        package enum Kind: String, Sendable { case convolution, depthwise, add }
+        package var name: String
+        package var kind: Kind
+        package var shape: ConvolutionShape
+        package var epilogue: ConvolutionEpilogue
+
+        /// Multiply-accumulates per run (for `add`: one per output value).
+        package var operations: Int {
+            switch kind {
+            case .convolution: shape.multiplyAccumulates
+            case .depthwise: shape.outputHeight * shape.outputWidth * shape.outputChannels * shape.kernelHeight * shape.kernelWidth
+            case .add: shape.outputHeight * shape.outputWidth * shape.outputChannels
+            }
+        }
+    }
+
+    /// A timed layer.
+    package struct Result: Sendable {
+        package var layer: Layer
+        package var isa: KernelISA
+        /// Median seconds per run.
+        package var median: Double
+        /// Giga operations (multiply-accumulates, or adds) per second at the median.
+        package var gigaOperationsPerSecond: Double { Double(layer.operations) / median / 1e9 }
+    }
+
+    private static func pointwise(_ size: Int, _ input: Int, _ output: Int) -> ConvolutionShape {
+        ConvolutionShape(
+            inputHeight: size, inputWidth: size, inputChannels: input,
+            outputHeight: size, outputWidth: size, outputChannels: output, kernelHeight: 1, kernelWidth: 1)
+    }
+
+    private static func spatial(_ size: Int, _ channels: Int, _ output: Int, kernel: Int, stride: Int, pad: Int) -> ConvolutionShape {
+        ConvolutionShape(
+            inputHeight: size, inputWidth: size, inputChannels: channels,
+            outputHeight: size / stride, outputWidth: size / stride, outputChannels: output,
+            kernelHeight: kernel, kernelWidth: kernel, strideY: stride, strideX: stride, padTop: pad, padLeft: pad)
+    }
+
+    /// Layers shaped like mesh v2's and the short-range detector's (REFERENCE.md §1).
+    package static let representativeLayers: [Layer] = [
+        Layer(name: "1×1 32×32×96→96", kind: .convolution, shape: pointwise(32, 96, 96), epilogue: .init(min: 0)),
+        Layer(name: "1×1 64×64×32→32 prelu", kind: .convolution, shape: pointwise(64, 32, 32), epilogue: .init(preluSlopes: Array(repeating: 0.25, count: 32))),
+        Layer(name: "1×1 64×64×24→24", kind: .convolution, shape: pointwise(64, 24, 24), epilogue: .init(min: 0)),
+        Layer(name: "1×1 16×16×128→128", kind: .convolution, shape: pointwise(16, 128, 128), epilogue: .init(min: 0)),
+        Layer(name: "1×1 8×8×96→96", kind: .convolution, shape: pointwise(8, 96, 96), epilogue: .init(min: 0)),
+        Layer(name: "3×3/2 256×256×3→16 first", kind: .convolution, shape: spatial(256, 3, 16, kernel: 3, stride: 2, pad: 0), epilogue: .init(preluSlopes: Array(repeating: 0.25, count: 16))),
+        Layer(name: "5×5/2 128×128×3→24 first", kind: .convolution, shape: spatial(128, 3, 24, kernel: 5, stride: 2, pad: 1), epilogue: .init(min: 0)),
+        Layer(name: "dw 3×3 64×64×32", kind: .depthwise, shape: spatial(64, 32, 32, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
+        Layer(name: "dw 3×3 64×64×24", kind: .depthwise, shape: spatial(64, 24, 24, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
+        Layer(name: "dw 3×3/2 128×128×16", kind: .depthwise, shape: spatial(128, 16, 16, kernel: 3, stride: 2, pad: 0), epilogue: .init()),
+        Layer(name: "dw 3×3 16×16×128", kind: .depthwise, shape: spatial(16, 128, 128, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
+        Layer(name: "add+relu 64×64×32", kind: .add, shape: pointwise(64, 32, 32), epilogue: .init(min: 0)),
+    ]
+
+    /// Times each layer with `isa`: `runs` timed runs after one warm-up, median reported.
+    package static func run(layers: [Layer] = representativeLayers, isa: KernelISA = .selected, runs: Int = 50) -> [Result] {
+        precondition(runs > 0)
+        return layers.map { layer in
+            let s = layer.shape
+            var random = LinearCongruentialGenerator(seed: 1)
+            let input = (0..<(s.inputHeight * s.inputWidth * s.inputChannels)).map { _ in random.nextUnit() }
+            var output = [Float](repeating: 0, count: s.outputHeight * s.outputWidth * s.outputChannels)
+            let body: (UnsafeMutablePointer<Float>) -> Void
+            switch layer.kind {
+            case .convolution:
+                let weights = (0..<(s.outputChannels * s.kernelHeight * s.kernelWidth * s.inputChannels)).map { _ in random.nextUnit() }
+                let packed = weights.withUnsafeBufferPointer {
+                    PackedConvolution(shape: s, weightsOHWI: $0, bias: nil, epilogue: layer.epilogue, isa: isa)
+                }
+                body = { packed.run(input: input, output: $0, outputRows: 0..<s.outputHeight) }
+            case .depthwise:
+                let weights = (0..<(s.kernelHeight * s.kernelWidth * s.outputChannels)).map { _ in random.nextUnit() }
+                let packed = weights.withUnsafeBufferPointer {
+                    PackedDepthwiseConvolution(shape: s, weightsHWC: $0, bias: nil, epilogue: layer.epilogue, isa: isa)
+                }
+                body = { packed.run(input: input, output: $0, outputRows: 0..<s.outputHeight) }
+            case .add:
+                let other = input.map { -$0 * 0.5 }
+                body = { Elementwise.add(input, other, $0, count: input.count, min: layer.epilogue.min, max: layer.epilogue.max, isa: isa) }
+            }
+            let clock = ContinuousClock()
+            var seconds: [Double] = []
+            output.withUnsafeMutableBufferPointer { out in
+                body(out.baseAddress!)
+                for _ in 0..<runs {
+                    let elapsed = clock.measure { body(out.baseAddress!) }
+                    seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+                }
+            }
+            seconds.sort()
+            return Result(layer: layer, isa: isa, median: seconds[seconds.count / 2])
+        }
+    }
+}
+
+/// Deterministic benchmark data without Foundation's generator.
+private struct LinearCongruentialGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    /// A value in [-1, 1).
+    mutating func nextUnit() -> Float {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Float(state >> 40) / Float(1 << 23) - 1
+    }
+}
