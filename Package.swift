@@ -64,7 +64,9 @@ let package = Package(
         .testTarget(
             name: "VisageContoursTests", dependencies: ["VisageContours"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "VisageTests", dependencies: ["Visage", "VisageModels"]),
+        .testTarget(
+            name: "VisageTests", dependencies: ["Visage", "VisageModels"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "VisageCLITests", dependencies: ["visage"]),
     ]
 )

@@ -1,0 +1,61 @@
+import VisageModels
+
+/// The two MediaPipe face detectors and the constants of their graphs (MediaPipe 0.10.21,
+/// `face_detection_short_range.pbtxt` / `face_detection_full_range.pbtxt`).
+package enum DetectorVariant: Sendable, Hashable, CaseIterable {
+    /// 128×128 input, faces within about 2 m of a phone camera: fast mode.
+    case shortRange
+    /// 192×192 input, faces down to about 1/20 of the picture: accurate mode.
+    case fullRange
+
+    package var inputSize: Int {
+        switch self {
+        case .shortRange: 128
+        case .fullRange: 192
+        }
+    }
+
+    package var anchorOptions: SSDAnchorOptions {
+        switch self {
+        case .shortRange:
+            SSDAnchorOptions(inputWidth: 128, inputHeight: 128, strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1)
+        case .fullRange:
+            SSDAnchorOptions(inputWidth: 192, inputHeight: 192, strides: [4], interpolatedScaleAspectRatio: 0)
+        }
+    }
+
+    /// `min_score_thresh` of the graph.
+    package var scoreThreshold: Float {
+        switch self {
+        case .shortRange: 0.5
+        case .fullRange: 0.6
+        }
+    }
+
+    /// IoU above which weighted NMS merges detections.
+    package static let suppressionThreshold: Float = 0.3
+
+    package var bundledModel: BundledModel {
+        switch self {
+        case .shortRange: .faceDetectorShortRange
+        case .fullRange: .faceDetectorFullRange
+        }
+    }
+
+    /// The decoder for this detector; its anchors are generated once per process.
+    package var decoder: DetectionDecoder {
+        switch self {
+        case .shortRange: Self.shortRangeDecoder
+        case .fullRange: Self.fullRangeDecoder
+        }
+    }
+
+    private static let shortRangeDecoder = makeDecoder(.shortRange)
+    private static let fullRangeDecoder = makeDecoder(.fullRange)
+
+    private static func makeDecoder(_ variant: DetectorVariant) -> DetectionDecoder {
+        DetectionDecoder(
+            anchors: variant.anchorOptions.anchors(), inputWidth: variant.inputSize, inputHeight: variant.inputSize,
+            scoreThreshold: variant.scoreThreshold)
+    }
+}

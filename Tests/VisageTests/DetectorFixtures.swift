@@ -1,0 +1,67 @@
+import Foundation
+import Visage
+
+/// The photos and MediaPipe results that `Scripts/make-face-fixtures.py` wrote into `Fixtures/`.
+struct DetectorFixtures: Decodable {
+    struct SolutionDetection: Decodable {
+        /// xmin, ymin, width, height; normalized, origin top left.
+        var box: [Double]
+        var score: Double
+        var keypoints: [[Double]]
+    }
+
+    struct TasksDetection: Decodable {
+        /// origin x, origin y, width, height in pixels, truncated towards zero by MediaPipe.
+        var pixelBox: [Int]
+        var score: Double
+        var keypoints: [[Double]]
+    }
+
+    struct Tensors: Decodable {
+        var input: String?
+        var regressors: String
+        var classificators: String
+        var solution: [SolutionDetection]
+        var tasks: [TasksDetection]?
+    }
+
+    struct Photo: Decodable {
+        var image: String
+        var width: Int
+        var height: Int
+        var shortRange: Tensors
+        var fullRange: Tensors
+
+        func tensors(_ variant: DetectorVariant) -> Tensors {
+            variant == .shortRange ? shortRange : fullRange
+        }
+    }
+
+    var mediapipe: String
+    var photos: [Photo]
+
+    static let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
+
+    static let shared: DetectorFixtures = {
+        let data = try! Data(contentsOf: folder.appendingPathComponent("detections.json"))
+        return try! JSONDecoder().decode(DetectorFixtures.self, from: data)
+    }()
+
+    static func photo(_ name: String) -> Photo {
+        shared.photos.first { $0.image == name }!
+    }
+
+    static func url(_ file: String) -> URL { folder.appendingPathComponent(file) }
+
+    /// A little-endian float32 file.
+    static func floats(_ file: String) throws -> [Float] {
+        let data = try Data(contentsOf: url(file))
+        return data.withUnsafeBytes { raw in
+            (0..<(data.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+        }
+    }
+
+    static func bytes(_ file: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: url(file)))
+    }
+}

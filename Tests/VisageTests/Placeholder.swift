@@ -1,1 +1,0 @@
-// Tests for Visage arrive with its work.
