@@ -57,7 +57,7 @@ package enum PNGCodec {
         var png = png_image()
         png.version = png_uint_32(PNG_IMAGE_VERSION)
         guard png_image_begin_read_from_memory(&png, bytes.baseAddress, bytes.count) != 0 else {
-            throw failure(&png)
+            throw failure(&png, isComplete: chunks.isComplete)
         }
         // 16-bit files without gAMA/sRGB are sRGB-encoded like 8-bit ones, not linear.
         png.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB)
@@ -69,7 +69,9 @@ package enum PNGCodec {
             uninitializedWidth: header.width, height: header.height, pixelFormat: pixelFormat, orientation: chunks.orientation
         ) { out throws(ImageError) in
             let stride = Int32(header.width * pixelFormat.bytesPerPixel)
-            guard png_image_finish_read(&png, nil, out.baseAddress, stride, nil) != 0 else { throw failure(&png) }
+            guard png_image_finish_read(&png, nil, out.baseAddress, stride, nil) != 0 else {
+                throw failure(&png, isComplete: chunks.isComplete)
+            }
         }
     }
 
@@ -102,11 +104,15 @@ package enum PNGCodec {
         }
     }
 
-    /// Chunk facts the simplified API does not report: the eXIf orientation and transparency (tRNS).
-    private static func scanChunks(_ bytes: UnsafeRawBufferPointer) -> (orientation: ImageOrientation, hasTransparency: Bool) {
+    /// Chunk facts the simplified API does not report: the eXIf orientation, transparency (tRNS) and
+    /// whether the chunks run intact up to IEND.
+    private static func scanChunks(
+        _ bytes: UnsafeRawBufferPointer
+    ) -> (orientation: ImageOrientation, hasTransparency: Bool, isComplete: Bool) {
         var offset = 8
         var orientation = ImageOrientation.up
         var hasTransparency = false
+        var isComplete = false
         while offset + 8 <= bytes.count {
             let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
@@ -117,25 +123,22 @@ package enum PNGCodec {
             } else if type == "tRNS" {
                 hasTransparency = true
             } else if type == "IEND" {
+                isComplete = true
                 break
             }
             offset = start + length + 4
         }
-        return (orientation, hasTransparency)
+        return (orientation, hasTransparency, isComplete)
     }
 
     private static func message(_ png: inout png_image) -> String {
         withUnsafeBytes(of: &png.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    /// The failure libpng reported, freeing its state; messages about missing data mean truncation.
-    private static func failure(_ png: inout png_image) -> ImageError {
+    /// The failure libpng reported, freeing its state. Data that stops before IEND is truncated.
+    private static func failure(_ png: inout png_image, isComplete: Bool) -> ImageError {
         let text = message(&png)
         png_image_free(&png)
-        let lowered = text.lowercased()
-        if lowered.contains("eof") || lowered.contains("not enough") || lowered.contains("truncated") || lowered.contains("read error") {
-            return .truncated(.png, reason: text)
-        }
-        return .corrupt(.png, reason: text)
+        return isComplete ? .corrupt(.png, reason: text) : .truncated(.png, reason: "\(text) (the data ends before IEND)")
     }
 }
