@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import VisageNN
+
+/// `visage kernel-benchmark`: throughput of the SIMD kernels on layers shaped like the bundled
+/// models' hottest ones, per available kernel set.
+///
+/// ```
+/// $ swift run -c release visage kernel-benchmark --kernels avx2_fma
+/// kernels   layer                          median µs   best µs  GMAC/s median  GMAC/s best
+/// avx2_fma  1×1 32×32×96→96                    ...
+/// ```
+struct KernelBenchmarkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kernel-benchmark",
+        abstract: "Time the convolution and elementwise kernels (GMAC/s); build with -c release.",
+        discussion: "Each layer runs once to warm up, then --runs times; the median and the fastest run are printed. "
+            + "Add rows are in G adds/s.")
+
+    @Option(help: "Timed runs per layer (1...10000).")
+    var runs = 50
+
+    @Option(help: "Kernel set to time: portable, avx2_fma or neon. Default: every set this CPU runs.")
+    var kernels: String?
+
+    func validate() throws {
+        guard (1...10_000).contains(runs) else {
+            throw ValidationError("--runs must be between 1 and 10000, got \(runs)")
+        }
+        if let kernels {
+            guard let isa = KernelISA(rawValue: kernels), isa.isAvailable else {
+                let names = KernelISA.available.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--kernels \(kernels) is not available on this CPU; choose one of: \(names)")
+            }
+        }
+    }
+
+    func run() {
+        let sets = kernels.flatMap(KernelISA.init(rawValue:)).map { [$0] } ?? KernelISA.available
+        print(row("kernels", "layer", "median µs", "best µs", "GMAC/s median", "GMAC/s best"))
+        for isa in sets {
+            for result in KernelBenchmark.run(isa: isa, runs: runs) {
+                print(row(
+                    isa.rawValue, result.layer.name,
+                    String(format: "%.1f", result.median * 1e6), String(format: "%.1f", result.best * 1e6),
+                    String(format: "%.2f", result.gigaOperationsPerSecond),
+                    String(format: "%.2f", result.bestGigaOperationsPerSecond)))
+            }
+        }
+    }
+
+    private func row(_ isa: String, _ layer: String, _ columns: String...) -> String {
+        isa.padding(toLength: 10, withPad: " ", startingAt: 0)
+            + layer.padding(toLength: 30, withPad: " ", startingAt: 0)
+            + columns.map { String(repeating: " ", count: max(0, 14 - $0.count)) + $0 }.joined()
+    }
+}
