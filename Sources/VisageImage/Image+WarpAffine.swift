@@ -31,10 +31,15 @@ extension Image {
                 let rowX = transform.b * Double(y) + transform.tx
                 let rowY = transform.d * Double(y) + transform.ty
                 for x in 0..<outWidth {
-                    let sx = rowX + transform.a * Double(x)
-                    let sy = rowY + transform.c * Double(x)
+                    var sx = rowX + transform.a * Double(x)
+                    var sy = rowY + transform.c * Double(x)
+                    if replicate {
+                        // Clamping the point samples exactly what clamping each neighbour would.
+                        sx = sx.isNaN ? 0 : min(max(sx, 0), Double(maxX))
+                        sy = sy.isNaN ? 0 : min(max(sy, 0), Double(maxY))
+                    }
                     var red: Float = 0, green: Float = 0, blue: Float = 0
-                    // NaN and far-away coordinates sample the border.
+                    // NaN and far-away coordinates sample the zero border.
                     if sx > -1, sy > -1, sx < Double(width), sy < Double(height) {
                         let x0 = Int(sx.rounded(.down)), y0 = Int(sy.rounded(.down))
                         let fx = Float(sx - Double(x0)), fy = Float(sy - Double(y0))
@@ -46,25 +51,25 @@ extension Image {
                             green = w00 * Float(p[g]) + w10 * Float(p[step + g]) + w01 * Float(q[g]) + w11 * Float(q[step + g])
                             blue = w00 * Float(p[b]) + w10 * Float(p[step + b]) + w01 * Float(q[b]) + w11 * Float(q[step + b])
                         } else {
-                            for (dx, dy, weight) in [(0, 0, w00), (1, 0, w10), (0, 1, w01), (1, 1, w11)] {
-                                var px = x0 + dx, py = y0 + dy
+                            // At the edge: neighbours outside are clamped (replicate) or contribute 0.
+                            func add(_ px: Int, _ py: Int, _ weight: Float) {
+                                var (px, py) = (px, py)
                                 if replicate {
                                     px = min(max(px, 0), maxX)
                                     py = min(max(py, 0), maxY)
                                 } else if px < 0 || py < 0 || px > maxX || py > maxY {
-                                    continue
+                                    return
                                 }
                                 let p = pixels + py * stride + px * step
                                 red += weight * Float(p[r])
                                 green += weight * Float(p[g])
                                 blue += weight * Float(p[b])
                             }
+                            add(x0, y0, w00)
+                            add(x0 + 1, y0, w10)
+                            add(x0, y0 + 1, w01)
+                            add(x0 + 1, y0 + 1, w11)
                         }
-                    } else if replicate {
-                        let px = sx.isNaN ? 0 : Int(min(max(sx.rounded(), 0), Double(maxX)))
-                        let py = sy.isNaN ? 0 : Int(min(max(sy.rounded(), 0), Double(maxY)))
-                        let p = pixels + py * stride + px * step
-                        (red, green, blue) = (Float(p[r]), Float(p[g]), Float(p[b]))
                     }
                     output[0] = red * scale + offset
                     output[1] = green * scale + offset

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import VisageImage
+
+struct WarpAffineTests {
+    static let cases: [(PixelFormat, WarpBorder)] = PixelFormat.allCases.flatMap { format in
+        [WarpBorder.zero, .replicate].map { (format, $0) }
+    }
+
+    @Test("Matches the plain reference on random affine transforms (max error ≤ 1e-4)", arguments: cases)
+    func matchesReference(_ format: PixelFormat, _ border: WarpBorder) throws {
+        var generator = SeededGenerator(state: 0x5EED)
+        let image = try randomImage(width: 29, height: 17, format: format, using: &generator)
+        for trial in 0..<40 {
+            let (width, height) = (Int.random(in: 1...19, using: &generator), Int.random(in: 1...13, using: &generator))
+            // Rotation, anisotropic scale and shear, centred so most samples land inside, some outside.
+            let transform = AffineTransform.translation(
+                x: Double.random(in: -4...33, using: &generator), y: Double.random(in: -4...21, using: &generator))
+                .concatenating(.rotation(Double.random(in: -Double.pi...Double.pi, using: &generator)))
+                .concatenating(.scale(x: Double.random(in: 0.3...2.5, using: &generator), y: Double.random(in: 0.3...2.5, using: &generator)))
+                .concatenating(AffineTransform(a: 1, b: Double.random(in: -0.3...0.3, using: &generator), c: 0, d: 1, tx: 0, ty: 0))
+                .concatenating(.translation(x: -Double(width) / 2, y: -Double(height) / 2))
+            let range: ClosedRange<Float> = trial % 2 == 0 ? -1...1 : 0...1
+            var tensor = [Float](repeating: .nan, count: width * height * 3)
+            tensor.withUnsafeMutableBufferPointer {
+                image.warpAffine(into: $0, width: width, height: height, transform: transform, valueRange: range, border: border)
+            }
+            let expected = referenceWarp(image, width: width, height: height, transform: transform, valueRange: range, border: border)
+            let error = zip(tensor, expected).map { abs($0 - $1) }.max() ?? 0
+            #expect(error <= 1e-4, "trial \(trial): \(transform) into \(width)×\(height)")
+        }
+    }
+
+    @Test func identityCopiesPixelsAndMapsTheRange() throws {
+        let image = try Image(width: 2, height: 1, pixelFormat: .bgra8, pixels: [10, 20, 30, 99, 0, 255, 128, 7])
+        var tensor = [Float](repeating: 0, count: 6)
+        tensor.withUnsafeMutableBufferPointer {
+            image.warpAffine(into: $0, width: 2, height: 1, transform: .identity, valueRange: 0...255)
+        }
+        #expect(tensor == [30, 20, 10, 128, 255, 0])
+    }
+
+    @Test func outsideSamplesTakeTheBorder() throws {
+        let image = try Image(width: 1, height: 1, pixelFormat: .gray8, pixels: [200])
+        var zero = [Float](repeating: 0, count: 3), edge = [Float](repeating: 0, count: 3)
+        let far = AffineTransform.translation(x: 50, y: -50)
+        zero.withUnsafeMutableBufferPointer { image.warpAffine(into: $0, width: 1, height: 1, transform: far, valueRange: -1...1) }
+        edge.withUnsafeMutableBufferPointer {
+            image.warpAffine(into: $0, width: 1, height: 1, transform: far, valueRange: -1...1, border: .replicate)
+        }
+        #expect(zero == [-1, -1, -1])
+        #expect(edge.allSatisfy { abs($0 - (-1 + 400 / 255)) < 1e-6 })
+    }
+}
