@@ -46,7 +46,11 @@ void visage_f32_conv_run(
     const size_t mr_max = set->conv_mr;
     const size_t kh = g->kernel_height, kw = g->kernel_width, ks = kh * kw;
     const size_t ic = g->input_channels, oc = g->output_channels, ow = g->output_width;
+    const size_t ih = g->input_height, iw = g->input_width, sy = g->stride_y, sx = g->stride_x;
     const size_t stride = panel_stride(g);
+    // A 1×1, stride 1, unpadded convolution over the same extent reads pixel p for output p.
+    const int pointwise = ks == 1 && sy == 1 && sx == 1 && g->pad_top == 0 && g->pad_left == 0
+        && ih == g->output_height && iw == ow;
 
     const float *stack_pointers[STACK_POINTERS];
     const float **a = stack_pointers;
@@ -59,32 +63,56 @@ void visage_f32_conv_run(
     size_t tile_y = row_begin, tile_x = 0;  // the tile's first pixel, advanced without division
     for (size_t p = row_begin * ow; p < end; p += mr_max) {
         const size_t mr = end - p < mr_max ? end - p : mr_max;
-        size_t oy = tile_y, ox = tile_x;
-        for (size_t i = 0; i < mr_max; i++) {
-            for (size_t ky = 0; ky < kh; ky++) {
-                // Unsigned arithmetic: a row above the input wraps to a huge value and fails the test.
-                const size_t iy = oy * g->stride_y + ky - g->pad_top;
-                for (size_t kx = 0; kx < kw; kx++) {
-                    const size_t ix = ox * g->stride_x + kx - g->pad_left;
-                    const int inside = iy < g->input_height && ix < g->input_width;
-                    a[(ky * kw + kx) * mr_max + i] = inside ? input + (iy * g->input_width + ix) * ic : zeros;
+        size_t taps = 1, depth = ic;  // the microkernel's ks and kc for this tile
+        if (pointwise) {
+            for (size_t i = 0; i < mr_max; i++) a[i] = input + (p + (i < mr ? i : mr - 1)) * ic;
+        } else {
+            // Pixels past mr repeat the last one. Unsigned arithmetic: a column or row before
+            // the input wraps to a huge value and fails the bounds tests.
+            size_t ys[VISAGE_CONV_MR_MAX], xs[VISAGE_CONV_MR_MAX];
+            int rows_inside = 1;  // every pixel's kernel rows lie wholly inside the input row
+            size_t oy = tile_y, ox = tile_x;
+            for (size_t i = 0; i < mr_max; i++) {
+                ys[i] = oy * sy - g->pad_top;
+                xs[i] = ox * sx - g->pad_left;
+                rows_inside &= xs[i] < iw && xs[i] + kw <= iw;
+                if (i + 1 < mr && ++ox == ow) {
+                    ox = 0;
+                    oy++;
                 }
             }
-            if (i + 1 < mr && ++ox == ow) {  // rows past mr repeat the last pixel
-                ox = 0;
-                oy++;
+            if (rows_inside) {
+                // The kw taps of a kernel row are kw × ic consecutive floats, in the packed
+                // order: one tap per kernel row. Rows outside the input read `zeros`.
+                taps = kh;
+                depth = kw * ic;
+                for (size_t i = 0; i < mr_max; i++)
+                    for (size_t ky = 0; ky < kh; ky++) {
+                        const size_t iy = ys[i] + ky;
+                        a[ky * mr_max + i] = iy < ih ? input + (iy * iw + xs[i]) * ic : zeros;
+                    }
+            } else {
+                taps = ks;
+                for (size_t i = 0; i < mr_max; i++)
+                    for (size_t ky = 0; ky < kh; ky++) {
+                        const size_t iy = ys[i] + ky;
+                        for (size_t kx = 0; kx < kw; kx++) {
+                            const size_t ix = xs[i] + kx;
+                            a[(ky * kw + kx) * mr_max + i] = iy < ih && ix < iw ? input + (iy * iw + ix) * ic : zeros;
+                        }
+                    }
             }
-        }
-        tile_x += mr_max;
-        while (tile_x >= ow) {
-            tile_x -= ow;
-            tile_y++;
+            tile_x += mr_max;
+            while (tile_x >= ow) {
+                tile_x -= ow;
+                tile_y++;
+            }
         }
         float *c = output + p * oc;
         for (size_t n = 0; n < oc; n += VISAGE_CONV_PANEL) {
             const size_t nc = oc - n < VISAGE_CONV_PANEL ? oc - n : VISAGE_CONV_PANEL;
             const float *slopes = epilogue->slopes != NULL ? epilogue->slopes + n : NULL;
-            set->conv(mr, nc, ic, ks, a, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
+            set->conv(mr, nc, depth, taps, a, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
                       epilogue->min, epilogue->max, slopes);
         }
     }

@@ -51,7 +51,7 @@ struct KernelBenchmarkCommand: ParsableCommand {
 
     private func row(_ isa: String, _ layer: String, _ columns: String...) -> String {
         isa.padding(toLength: 10, withPad: " ", startingAt: 0)
-            + layer.padding(toLength: 30, withPad: " ", startingAt: 0)
+            + layer.padding(toLength: 32, withPad: " ", startingAt: 0)
             + columns.map { String(repeating: " ", count: max(0, 14 - $0.count)) + $0 }.joined()
     }
 }

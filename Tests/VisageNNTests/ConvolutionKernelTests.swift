@@ -32,6 +32,10 @@ struct ConvolutionKernelTests {
         Case(shape: .init(inputHeight: 9, inputWidth: 7, inputChannels: 13, outputHeight: 5, outputWidth: 4, outputChannels: 13, kernelHeight: 3, kernelWidth: 3, strideY: 2, strideX: 2, padTop: 1, padLeft: 1), epilogue: .clampAndPrelu),
         Case(shape: .init(inputHeight: 8, inputWidth: 8, inputChannels: 3, outputHeight: 4, outputWidth: 4, outputChannels: 8, kernelHeight: 5, kernelWidth: 5, strideY: 2, strideX: 2, padTop: 1, padLeft: 2)),
         Case(shape: .init(inputHeight: 6, inputWidth: 6, inputChannels: 4, outputHeight: 3, outputWidth: 3, outputChannels: 17, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2), epilogue: .prelu),
+        // Wide rows: tiles wholly inside a row read a kernel row as one run, above and below the input as zeros.
+        Case(shape: .init(inputHeight: 4, inputWidth: 20, inputChannels: 5, outputHeight: 4, outputWidth: 20, outputChannels: 7, kernelHeight: 3, kernelWidth: 3, padTop: 1, padLeft: 1), epilogue: .relu6),
+        Case(shape: .init(inputHeight: 5, inputWidth: 19, inputChannels: 3, outputHeight: 3, outputWidth: 10, outputChannels: 24, kernelHeight: 5, kernelWidth: 5, strideY: 2, strideX: 2, padTop: 2, padLeft: 2), epilogue: .prelu),
+        Case(shape: .init(inputHeight: 4, inputWidth: 16, inputChannels: 9, outputHeight: 2, outputWidth: 8, outputChannels: 9, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2)),
         Case(shape: .init(inputHeight: 3, inputWidth: 4, inputChannels: 2, outputHeight: 5, outputWidth: 6, outputChannels: 5, kernelHeight: 3, kernelWidth: 3, padTop: 3, padLeft: 1)),
         Case(shape: .init(inputHeight: 5, inputWidth: 5, inputChannels: 6, outputHeight: 3, outputWidth: 2, outputChannels: 18, kernelHeight: 3, kernelWidth: 1, strideY: 2, strideX: 3, padLeft: 1)),
     ]

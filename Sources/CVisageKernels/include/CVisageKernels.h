@@ -62,7 +62,8 @@ size_t visage_f32_conv_packed_count(const visage_conv_geometry *g);
 void visage_f32_conv_pack(
     const visage_conv_geometry *g, const float *weights_ohwi, const float *bias, float *packed);
 
-/// Writes output rows [row_begin, row_end). `zeros` holds `input_channels` zeros (padding taps).
+/// Writes output rows [row_begin, row_end). `zeros` holds `kernel_width × input_channels`
+/// zeros (what padding taps read).
 void visage_f32_conv_run(
     visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
     const visage_f32_epilogue *epilogue, const float *input, float *output,

@@ -48,21 +48,28 @@ package enum KernelBenchmark {
             kernelHeight: kernel, kernelWidth: kernel, strideY: stride, strideX: stride, padTop: pad, padLeft: pad)
     }
 
-    /// Layers shaped like mesh v2's and the short-range detector's (REFERENCE.md §1).
-    package static let representativeLayers: [Layer] = [
-        Layer(name: "1×1 32×32×96→96", kind: .convolution, shape: pointwise(32, 96, 96), epilogue: .init(min: 0)),
-        Layer(name: "1×1 64×64×32→32 prelu", kind: .convolution, shape: pointwise(64, 32, 32), epilogue: .init(preluSlopes: Array(repeating: 0.25, count: 32))),
-        Layer(name: "1×1 64×64×24→24", kind: .convolution, shape: pointwise(64, 24, 24), epilogue: .init(min: 0)),
-        Layer(name: "1×1 16×16×128→128", kind: .convolution, shape: pointwise(16, 128, 128), epilogue: .init(min: 0)),
-        Layer(name: "1×1 8×8×96→96", kind: .convolution, shape: pointwise(8, 96, 96), epilogue: .init(min: 0)),
-        Layer(name: "3×3/2 256×256×3→16 first", kind: .convolution, shape: spatial(256, 3, 16, kernel: 3, stride: 2, pad: 0), epilogue: .init(preluSlopes: Array(repeating: 0.25, count: 16))),
-        Layer(name: "5×5/2 128×128×3→24 first", kind: .convolution, shape: spatial(128, 3, 24, kernel: 5, stride: 2, pad: 1), epilogue: .init(min: 0)),
-        Layer(name: "dw 3×3 64×64×32", kind: .depthwise, shape: spatial(64, 32, 32, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
-        Layer(name: "dw 3×3 64×64×24", kind: .depthwise, shape: spatial(64, 24, 24, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
-        Layer(name: "dw 3×3/2 128×128×16", kind: .depthwise, shape: spatial(128, 16, 16, kernel: 3, stride: 2, pad: 0), epilogue: .init()),
-        Layer(name: "dw 3×3 16×16×128", kind: .depthwise, shape: spatial(16, 128, 128, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
-        Layer(name: "add+relu 64×64×32", kind: .add, shape: pointwise(64, 32, 32), epilogue: .init(min: 0)),
-    ]
+    /// The heaviest layer shapes of mesh v2 and the short-range detector (from the bundled
+    /// models), with the fused activations they carry.
+    package static let representativeLayers: [Layer] = {
+        let prelu = { (channels: Int) in ConvolutionEpilogue(preluSlopes: Array(repeating: 0.25, count: channels)) }
+        let relu = ConvolutionEpilogue(min: 0)
+        return [
+            Layer(name: "mesh 1×1 64×64×16→32", kind: .convolution, shape: pointwise(64, 16, 32), epilogue: prelu(32)),
+            Layer(name: "mesh 1×1 16×16×64→128", kind: .convolution, shape: pointwise(16, 64, 128), epilogue: prelu(128)),
+            Layer(name: "mesh 1×1 128×128×16→8", kind: .convolution, shape: pointwise(128, 16, 8), epilogue: prelu(8)),
+            Layer(name: "mesh 1×1 128×128×8→16", kind: .convolution, shape: pointwise(128, 8, 16), epilogue: .init()),
+            Layer(name: "mesh 3×3/2 256×256×3→16", kind: .convolution, shape: spatial(256, 3, 16, kernel: 3, stride: 2, pad: 0), epilogue: prelu(16)),
+            Layer(name: "mesh 2×2/2 128×128×16→16", kind: .convolution, shape: spatial(128, 16, 16, kernel: 2, stride: 2, pad: 0), epilogue: .init()),
+            Layer(name: "mesh dw 3×3 128×128×8", kind: .depthwise, shape: spatial(128, 8, 8, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
+            Layer(name: "mesh dw 3×3 64×64×16", kind: .depthwise, shape: spatial(64, 16, 16, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
+            Layer(name: "short 5×5/2 128×128×3→24", kind: .convolution, shape: spatial(128, 3, 24, kernel: 5, stride: 2, pad: 1), epilogue: relu),
+            Layer(name: "short 1×1 64×64×24→28", kind: .convolution, shape: pointwise(64, 24, 28), epilogue: .init()),
+            Layer(name: "short 1×1 8×8×96→96", kind: .convolution, shape: pointwise(8, 96, 96), epilogue: .init()),
+            Layer(name: "short dw 3×3 64×64×24", kind: .depthwise, shape: spatial(64, 24, 24, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
+            Layer(name: "1×1 32×32×96→96 (REFERENCE §3)", kind: .convolution, shape: pointwise(32, 96, 96), epilogue: relu),
+            Layer(name: "add+relu 64×64×32", kind: .add, shape: pointwise(64, 32, 32), epilogue: relu),
+        ]
+    }()
 
     /// Times each layer with `isa`: `runs` timed runs after one warm-up, median and best reported.
     package static func run(layers: [Layer] = representativeLayers, isa: KernelISA = .selected, runs: Int = 50) -> [Result] {

@@ -45,7 +45,7 @@ package final class PackedConvolution: Sendable {
             count = buffer.count
         }
         self.slopes = epilogue.paddedSlopes(channels: shape.outputChannels)
-        self.zeros = Array(repeating: 0, count: shape.inputChannels)
+        self.zeros = Array(repeating: 0, count: shape.kernelWidth * shape.inputChannels)
     }
 
     /// Computes output rows `outputRows` (each `outputWidth × outputChannels` values, NHWC) from
