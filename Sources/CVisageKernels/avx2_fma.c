@@ -46,13 +46,14 @@ AVX2_INLINE void store_n(float *p, __m256 v, size_t n) {
     if (n & 1) _mm_store_ss(p, half);
 }
 
-/// The conv tile for a compile-time MR; inlined into each named kernel so the accumulators
-/// live in registers (MR × 2 of them; 6 × 2 = 12 hides the FMA latency on two FMA ports).
+/// The conv tile for a compile-time MR and NR (8 or 16); inlined into each named kernel so the
+/// accumulators live in registers (6 × 2 = 12 of them hides the FMA latency on two FMA ports).
+/// The 8-wide tile serves panels with at most 8 channels left: half the FMAs, same loads.
 AVX2_INLINE void conv_tile(
-    const size_t MR, size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
-    float *c, size_t c_stride, float min, float max, const float *slopes) {
+    const size_t MR, const size_t NR, size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a,
+    const float *w, float *c, size_t c_stride, float min, float max, const float *slopes) {
     __m256 acc0[VISAGE_CONV_MR_MAX], acc1[VISAGE_CONV_MR_MAX];
-    const __m256 bias0 = _mm256_loadu_ps(w), bias1 = _mm256_loadu_ps(w + 8);
+    const __m256 bias0 = _mm256_loadu_ps(w), bias1 = NR == 16 ? _mm256_loadu_ps(w + 8) : bias0;
     UNROLL for (size_t i = 0; i < MR; i++) {
         acc0[i] = bias0;
         acc1[i] = bias1;
@@ -62,34 +63,34 @@ AVX2_INLINE void conv_tile(
         const float *ap[VISAGE_CONV_MR_MAX];
         UNROLL for (size_t i = 0; i < MR; i++) ap[i] = a[t * MR + i];
         for (size_t k = 0; k < kc; k++) {
-            const __m256 w0 = _mm256_loadu_ps(w), w1 = _mm256_loadu_ps(w + 8);
+            const __m256 w0 = _mm256_loadu_ps(w), w1 = NR == 16 ? _mm256_loadu_ps(w + 8) : w0;
             w += 16;
             UNROLL for (size_t i = 0; i < MR; i++) {
                 const __m256 x = _mm256_broadcast_ss(ap[i] + k);
                 acc0[i] = _mm256_fmadd_ps(x, w0, acc0[i]);
-                acc1[i] = _mm256_fmadd_ps(x, w1, acc1[i]);
+                if (NR == 16) acc1[i] = _mm256_fmadd_ps(x, w1, acc1[i]);
             }
         }
     }
     const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
     UNROLL for (size_t i = 0; i < MR; i++) {
         acc0[i] = epilogue(acc0[i], vmin, vmax, slopes);
-        acc1[i] = epilogue(acc1[i], vmin, vmax, slopes == NULL ? NULL : slopes + 8);
+        if (NR == 16) acc1[i] = epilogue(acc1[i], vmin, vmax, slopes == NULL ? NULL : slopes + 8);
     }
     // Rows past mr store to the last valid row: they computed that same pixel, so the values
     // agree, and every loop keeps its constant trip count (fully unrolled, accumulators stay
     // in registers).
     float *rows[VISAGE_CONV_MR_MAX];
     UNROLL for (size_t i = 0; i < MR; i++) rows[i] = c + (i < mr ? i : mr - 1) * c_stride;
-    if (nc == 16) {
+    if (nc == NR) {
         UNROLL for (size_t i = 0; i < MR; i++) {
             _mm256_storeu_ps(rows[i], acc0[i]);
-            _mm256_storeu_ps(rows[i] + 8, acc1[i]);
+            if (NR == 16) _mm256_storeu_ps(rows[i] + 8, acc1[i]);
         }
     } else {
         UNROLL for (size_t i = 0; i < MR; i++) {
             store_n(rows[i], acc0[i], nc < 8 ? nc : 8);
-            store_n(rows[i] + 8, acc1[i], nc > 8 ? nc - 8 : 0);
+            if (NR == 16) store_n(rows[i] + 8, acc1[i], nc > 8 ? nc - 8 : 0);
         }
     }
 }
@@ -97,7 +98,13 @@ AVX2_INLINE void conv_tile(
 AVX2 void visage_f32_conv_ukernel__avx2_fma_6x16(
     size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
     float *c, size_t c_stride, float min, float max, const float *slopes) {
-    conv_tile(6, mr, nc, kc, ks, a, w, c, c_stride, min, max, slopes);
+    conv_tile(6, 16, mr, nc, kc, ks, a, w, c, c_stride, min, max, slopes);
+}
+
+AVX2 void visage_f32_conv_ukernel__avx2_fma_6x8(
+    size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
+    float *c, size_t c_stride, float min, float max, const float *slopes) {
+    conv_tile(6, 8, mr, nc, kc, ks, a, w, c, c_stride, min, max, slopes);
 }
 
 /// Output pixels of one row, 16 channels per step; the tail of fewer than 16 channels reads
@@ -123,15 +130,23 @@ AVX2_INLINE void dwconv_row(
             _mm256_storeu_ps(output + c, epilogue(acc0, vmin, vmax, slopes == NULL ? NULL : slopes + c));
             _mm256_storeu_ps(output + c + 8, epilogue(acc1, vmin, vmax, slopes == NULL ? NULL : slopes + c + 8));
         }
-        if (tail != 0) {
+        if (tail > 8) {
             __m256 acc0 = _mm256_loadu_ps(wg), acc1 = _mm256_loadu_ps(wg + 8);
             for (size_t t = 0; t < ks; t++) {
                 const float *x = input[t] + offset + c;
-                acc0 = _mm256_fmadd_ps(_mm256_maskload_ps(x, m0), _mm256_loadu_ps(wg + 16 + t * 16), acc0);
+                acc0 = _mm256_fmadd_ps(_mm256_loadu_ps(x), _mm256_loadu_ps(wg + 16 + t * 16), acc0);
                 acc1 = _mm256_fmadd_ps(_mm256_maskload_ps(x + 8, m1), _mm256_loadu_ps(wg + 24 + t * 16), acc1);
             }
-            store_n(output + c, epilogue(acc0, vmin, vmax, slopes == NULL ? NULL : slopes + c), n0);
+            _mm256_storeu_ps(output + c, epilogue(acc0, vmin, vmax, slopes == NULL ? NULL : slopes + c));
             store_n(output + c + 8, epilogue(acc1, vmin, vmax, slopes == NULL ? NULL : slopes + c + 8), n1);
+        } else if (tail > 0) {
+            __m256 acc0 = _mm256_loadu_ps(wg);
+            for (size_t t = 0; t < ks; t++) {
+                const float *x = input[t] + offset + c;
+                const __m256 xv = tail == 8 ? _mm256_loadu_ps(x) : _mm256_maskload_ps(x, m0);
+                acc0 = _mm256_fmadd_ps(xv, _mm256_loadu_ps(wg + 16 + t * 16), acc0);
+            }
+            store_n(output + c, epilogue(acc0, vmin, vmax, slopes == NULL ? NULL : slopes + c), n0);
         }
     }
 }

@@ -112,8 +112,9 @@ void visage_f32_conv_run(
         for (size_t n = 0; n < oc; n += VISAGE_CONV_PANEL) {
             const size_t nc = oc - n < VISAGE_CONV_PANEL ? oc - n : VISAGE_CONV_PANEL;
             const float *slopes = epilogue->slopes != NULL ? epilogue->slopes + n : NULL;
-            set->conv(mr, nc, depth, taps, a, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
-                      epilogue->min, epilogue->max, slopes);
+            const visage_f32_conv_ukernel_fn ukernel = nc <= 8 ? set->conv_narrow : set->conv;
+            ukernel(mr, nc, depth, taps, a, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
+                    epilogue->min, epilogue->max, slopes);
         }
     }
     if (a != stack_pointers) free(a);

@@ -22,6 +22,7 @@ int visage_cpu_has_avx2_fma(void) {
 // The complete portable set; every other set overrides all of it but the cold sigmoid.
 static const visage_kernel_set portable_set = {
     .conv = visage_f32_conv_ukernel__portable_2x16,
+    .conv_narrow = visage_f32_conv_ukernel__portable_2x16,
     .conv_mr = 2,
     .dwconv = visage_f32_dwconv_ukernel__portable_up16,
     .dwconv_9 = visage_f32_dwconv_ukernel__portable_9p16,
@@ -36,6 +37,7 @@ static const visage_kernel_set portable_set = {
 #if defined(__x86_64__) || defined(__i386__)
 static const visage_kernel_set avx2_fma_set = {
     .conv = visage_f32_conv_ukernel__avx2_fma_6x16,
+    .conv_narrow = visage_f32_conv_ukernel__avx2_fma_6x8,
     .conv_mr = 6,
     .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,
     .dwconv_9 = visage_f32_dwconv_ukernel__avx2_fma_9p16,
@@ -51,6 +53,7 @@ static const visage_kernel_set avx2_fma_set = {
 #if defined(__aarch64__)
 static const visage_kernel_set neon_set = {
     .conv = visage_f32_conv_ukernel__neon_6x16,
+    .conv_narrow = visage_f32_conv_ukernel__neon_6x16,
     .conv_mr = 6,
     .dwconv = visage_f32_dwconv_ukernel__neon_up16,
     .dwconv_9 = visage_f32_dwconv_ukernel__neon_9p16,

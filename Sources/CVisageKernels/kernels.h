@@ -36,6 +36,7 @@ typedef void (*visage_f32_vunary_ukernel_fn)(size_t n, const float *x, float *ou
 /// Everything one instruction set provides; the drivers call only through this.
 typedef struct visage_kernel_set {
     visage_f32_conv_ukernel_fn conv;
+    visage_f32_conv_ukernel_fn conv_narrow;  // panels with at most 8 channels left; same MR
     size_t conv_mr;
     visage_f32_dwconv_ukernel_fn dwconv;    // any number of taps
     visage_f32_dwconv_ukernel_fn dwconv_9;  // exactly 9 taps: the 3×3 fast path
@@ -73,6 +74,8 @@ VISAGE_DECLARE_SET(portable, 2x16)
 void visage_f32_vsigmoid_ukernel__portable_u1(size_t, const float *, float *);
 #if defined(__x86_64__) || defined(__i386__)
 VISAGE_DECLARE_SET(avx2_fma, 6x16)
+void visage_f32_conv_ukernel__avx2_fma_6x8(
+    size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, float, float, const float *);
 #endif
 #if defined(__aarch64__)
 VISAGE_DECLARE_SET(neon, 6x16)
