@@ -1,1 +1,0 @@
-// Tests for VisageCLI arrive with its work.
