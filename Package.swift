@@ -23,7 +23,7 @@ let package = Package(
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
 
         // SIMD microkernels with runtime CPU dispatch; the only C Visage writes.
-        .target(name: "CVisageKernels", exclude: ["README.md"]),
+        .target(name: "CVisageKernels", exclude: ["README.md", "crosscheck"]),
 
         // Normalized and pixel coordinates, orientation. No dependencies.
         .target(name: "VisageGeometry"),

@@ -105,11 +105,37 @@ void visage_f32_dwconv_ukernel__neon_up16(
     dwconv_row(pixels, channels, ks, input, input_step, w, output, min, max, slopes);
 }
 
+/// 3×3 depthwise: 8 channels at a time across the whole row segment, so the 9 tap weights and
+/// the bias stay in registers (20 of the 32).
 void visage_f32_dwconv_ukernel__neon_9p16(
     size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
     const float *w, float *output, float min, float max, const float *slopes) {
     (void)ks;
-    dwconv_row(pixels, channels, 9, input, input_step, w, output, min, max, slopes);
+    const float32x4_t vmin = vdupq_n_f32(min), vmax = vdupq_n_f32(max);
+    for (size_t c = 0; c < channels; c += 8) {
+        const size_t n = channels - c < 8 ? channels - c : 8;
+        const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;  // this half of its 16-channel group
+        float32x4_t k[9][2];
+        for (size_t t = 0; t < 9; t++) {
+            k[t][0] = vld1q_f32(wc + 16 + 16 * t);
+            k[t][1] = vld1q_f32(wc + 20 + 16 * t);
+        }
+        const float32x4_t bias0 = vld1q_f32(wc), bias1 = vld1q_f32(wc + 4);
+        const float *sc = slopes == NULL ? NULL : slopes + c;
+        float *out = output + c;
+        for (size_t p = 0, o = c; p < pixels; p++, o += input_step, out += channels) {
+            float32x4_t acc0 = bias0, acc1 = bias1;
+            for (size_t t = 0; t < 9; t++) {
+                const float *x = input[t] + o;
+                const float32x4_t x0 = n == 8 ? vld1q_f32(x) : load_n(x, n);
+                const float32x4_t x1 = n == 8 ? vld1q_f32(x + 4) : load_n(x + 4, n > 4 ? n - 4 : 0);
+                acc0 = vfmaq_f32(acc0, x0, k[t][0]);
+                acc1 = vfmaq_f32(acc1, x1, k[t][1]);
+            }
+            store_n(out, epilogue(acc0, vmin, vmax, sc), n < 4 ? n : 4);
+            if (n > 4) store_n(out + 4, epilogue(acc1, vmin, vmax, sc == NULL ? NULL : sc + 4), n - 4);
+        }
+    }
 }
 
 #define NEON_VBINARY(name, op)                                                                    \
