@@ -8,10 +8,10 @@
 enum TFLiteImporter {
     static func graph(from bytes: [UInt8]) throws(ModelError) -> Graph {
         let file = FlatBuffer(bytes)
-        let model = try file.root()
         if bytes.count >= 8, bytes[4 ..< 8] != [0x54, 0x46, 0x4c, 0x33] {
             throw .modelInvalid(reason: "the file identifier is not \"TFL3\"; this is not a TFLite model")
         }
+        let model = try file.root()
         let version = try model.uint32(0)
         guard version == 3 else {
             throw .modelInvalid(reason: "schema version \(version); Visage reads version 3")
