@@ -1,1 +1,0 @@
-// Placeholder so the target compiles; the contours work fills this module.

@@ -1,1 +1,0 @@
-// Tests for VisageContours arrive with its work.
