@@ -11,6 +11,13 @@ package enum KernelBenchmark {
         package var shape: ConvolutionShape
         package var epilogue: ConvolutionEpilogue
 
+        package init(name: String, kind: Kind, shape: ConvolutionShape, epilogue: ConvolutionEpilogue = .init()) {
+            self.name = name
+            self.kind = kind
+            self.shape = shape
+            self.epilogue = epilogue
+        }
+
         /// Multiply-accumulates per run (for `add`: one per output value).
         package var operations: Int {
             switch kind {
