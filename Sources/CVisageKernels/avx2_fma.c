@@ -51,7 +51,8 @@ AVX2_INLINE void store_n(float *p, __m256 v, size_t n) {
 /// The 8-wide tile serves panels with at most 8 channels left: half the FMAs, same loads.
 AVX2_INLINE void conv_tile(
     const size_t MR, const size_t NR, size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a,
-    const float *w, float *c, size_t c_stride, float min, float max, const float *slopes) {
+    const float *w, float *c, size_t c_stride, const float *residual, float min, float max,
+    const float *slopes) {
     __m256 acc0[VISAGE_CONV_MR_MAX], acc1[VISAGE_CONV_MR_MAX];
     const __m256 bias0 = _mm256_loadu_ps(w), bias1 = NR == 16 ? _mm256_loadu_ps(w + 8) : bias0;
     UNROLL for (size_t i = 0; i < MR; i++) {
@@ -72,16 +73,26 @@ AVX2_INLINE void conv_tile(
             }
         }
     }
+    // Rows past mr read and store the last valid row: they computed that same pixel, so the
+    // values agree, and every loop keeps its constant trip count (fully unrolled, accumulators
+    // stay in registers).
+    size_t offsets[VISAGE_CONV_MR_MAX];
+    UNROLL for (size_t i = 0; i < MR; i++) offsets[i] = (i < mr ? i : mr - 1) * c_stride;
+    if (residual != NULL) {
+        // Masked loads never read past the row's last channel.
+        const __m256i m0 = lane_mask(nc < 8 ? nc : 8), m1 = lane_mask(nc > 8 ? nc - 8 : 0);
+        UNROLL for (size_t i = 0; i < MR; i++) {
+            acc0[i] = _mm256_add_ps(acc0[i], _mm256_maskload_ps(residual + offsets[i], m0));
+            if (NR == 16) acc1[i] = _mm256_add_ps(acc1[i], _mm256_maskload_ps(residual + offsets[i] + 8, m1));
+        }
+    }
     const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
     UNROLL for (size_t i = 0; i < MR; i++) {
         acc0[i] = epilogue(acc0[i], vmin, vmax, slopes);
         if (NR == 16) acc1[i] = epilogue(acc1[i], vmin, vmax, slopes == NULL ? NULL : slopes + 8);
     }
-    // Rows past mr store to the last valid row: they computed that same pixel, so the values
-    // agree, and every loop keeps its constant trip count (fully unrolled, accumulators stay
-    // in registers).
     float *rows[VISAGE_CONV_MR_MAX];
-    UNROLL for (size_t i = 0; i < MR; i++) rows[i] = c + (i < mr ? i : mr - 1) * c_stride;
+    UNROLL for (size_t i = 0; i < MR; i++) rows[i] = c + offsets[i];
     if (nc == NR) {
         UNROLL for (size_t i = 0; i < MR; i++) {
             _mm256_storeu_ps(rows[i], acc0[i]);
@@ -97,14 +108,14 @@ AVX2_INLINE void conv_tile(
 
 AVX2 void visage_f32_conv_ukernel__avx2_fma_6x16(
     size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
-    float *c, size_t c_stride, float min, float max, const float *slopes) {
-    conv_tile(6, 16, mr, nc, kc, ks, a, w, c, c_stride, min, max, slopes);
+    float *c, size_t c_stride, const float *residual, float min, float max, const float *slopes) {
+    conv_tile(6, 16, mr, nc, kc, ks, a, w, c, c_stride, residual, min, max, slopes);
 }
 
 AVX2 void visage_f32_conv_ukernel__avx2_fma_6x8(
     size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
-    float *c, size_t c_stride, float min, float max, const float *slopes) {
-    conv_tile(6, 8, mr, nc, kc, ks, a, w, c, c_stride, min, max, slopes);
+    float *c, size_t c_stride, const float *residual, float min, float max, const float *slopes) {
+    conv_tile(6, 8, mr, nc, kc, ks, a, w, c, c_stride, residual, min, max, slopes);
 }
 
 /// Output pixels of one row, 16 channels per step; the tail of fewer than 16 channels reads

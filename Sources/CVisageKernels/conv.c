@@ -40,7 +40,7 @@ void visage_f32_conv_pack(
 
 void visage_f32_conv_run(
     visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
-    const visage_f32_epilogue *epilogue, const float *input, float *output,
+    const visage_f32_epilogue *epilogue, const float *input, const float *residual, float *output,
     size_t row_begin, size_t row_end) {
     const visage_kernel_set *set = visage_kernel_set_get(isa);
     const size_t mr_max = set->conv_mr;
@@ -114,7 +114,7 @@ void visage_f32_conv_run(
             const float *slopes = epilogue->slopes != NULL ? epilogue->slopes + n : NULL;
             const visage_f32_conv_ukernel_fn ukernel = nc <= 8 ? set->conv_narrow : set->conv;
             ukernel(mr, nc, depth, taps, a, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
-                    epilogue->min, epilogue->max, slopes);
+                    residual != NULL ? residual + p * oc + n : NULL, epilogue->min, epilogue->max, slopes);
         }
     }
     if (a != stack_pointers) free(a);

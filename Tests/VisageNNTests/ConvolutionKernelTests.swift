@@ -75,6 +75,60 @@ struct ConvolutionKernelTests {
         #expect(problems.isEmpty, "\(isa): \(problems)")
     }
 
+    enum Residual: String, CaseIterable, Sendable { case separate, inOutput }
+
+    /// A fused residual ADD: added after the bias, before clamp and PReLU, also in place.
+    @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12]], Residual.allCases)
+    func residualMatchesReference(_ testCase: Case, residual placement: Residual) {
+        let shape = testCase.shape
+        var random = SeededGenerator(seed: fixedSeed("residual " + testCase.testDescription))
+        let input = random.floats(shape.inputHeight * shape.inputWidth * shape.inputChannels)
+        let weights = random.floats(shape.outputChannels * shape.kernelHeight * shape.kernelWidth * shape.inputChannels)
+        let bias = random.floats(shape.outputChannels)
+        let epilogue = makeEpilogue(.clampAndPrelu, channels: shape.outputChannels, random: &random)
+        let residual = random.floats(shape.outputHeight * shape.outputWidth * shape.outputChannels, in: -2...2)
+
+        var expected = [Float](repeating: .nan, count: residual.count)
+        var magnitudes = expected
+        weights.withUnsafeBufferPointer { w in
+            bias.withUnsafeBufferPointer { b in
+                ReferenceKernels.convolution(
+                    shape: shape, input: input, weightsOHWI: w, bias: b, epilogue: epilogue, residual: residual,
+                    output: &expected, outputRows: 0..<shape.outputHeight)
+            }
+        }
+        let absolute = (input.map(abs), weights.map(abs), bias.map(abs), residual.map(abs))
+        absolute.1.withUnsafeBufferPointer { w in
+            absolute.2.withUnsafeBufferPointer { b in
+                ReferenceKernels.convolution(
+                    shape: shape, input: absolute.0, weightsOHWI: w, bias: b, epilogue: .init(), residual: absolute.3,
+                    output: &magnitudes, outputRows: 0..<shape.outputHeight)
+            }
+        }
+        let accumulation = Float(shape.kernelHeight * shape.kernelWidth * shape.inputChannels + 2)
+
+        for isa in KernelISA.available {
+            let packed = weights.withUnsafeBufferPointer { w in
+                bias.withUnsafeBufferPointer { b in
+                    PackedConvolution(shape: shape, weightsOHWI: w, bias: b, epilogue: epilogue, isa: isa)
+                }
+            }
+            var output: [Float]
+            switch placement {
+            case .separate:
+                output = [Float](repeating: .nan, count: residual.count)
+                packed.run(input: input, residual: residual, output: &output, outputRows: 0..<shape.outputHeight)
+            case .inOutput:
+                output = residual
+                output.withUnsafeMutableBufferPointer { out in
+                    packed.run(input: input, residual: out.baseAddress!, output: out.baseAddress!, outputRows: 0..<shape.outputHeight)
+                }
+            }
+            let problems = mismatches(output, expected) { 2 * accumulation * Float.ulpOfOne * magnitudes[$0] }
+            #expect(problems.isEmpty, "\(isa): \(problems)")
+        }
+    }
+
     @Test(arguments: KernelISA.available)
     func biasDefaultsToZero(isa: KernelISA) {
         let shape = ConvolutionShape(inputHeight: 2, inputWidth: 3, inputChannels: 5, outputHeight: 2, outputWidth: 3, outputChannels: 9, kernelHeight: 1, kernelWidth: 1)

@@ -50,7 +50,15 @@ package final class PackedConvolution: Sendable {
 
     /// Computes output rows `outputRows` (each `outputWidth × outputChannels` values, NHWC) from
     /// the whole input tensor (`inputHeight × inputWidth × inputChannels` values).
-    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, outputRows: Range<Int>) {
+    ///
+    /// - Parameter residual: a tensor shaped like the output, added after the bias and before
+    ///   the epilogue, or nil. It fuses a following ADD into the convolution (the ADD's
+    ///   activation and a PRELU after it become the epilogue) when the convolution itself has no
+    ///   activation. It may be `output` itself; `input` must not overlap `output`.
+    package func run(
+        input: UnsafePointer<Float>, residual: UnsafePointer<Float>? = nil, output: UnsafeMutablePointer<Float>,
+        outputRows: Range<Int>
+    ) {
         precondition(outputRows.lowerBound >= 0 && outputRows.upperBound <= shape.outputHeight)
         guard !outputRows.isEmpty else { return }
         var geometry = shape.geometry
@@ -58,8 +66,8 @@ package final class PackedConvolution: Sendable {
             zeros.withUnsafeBufferPointer { zeros in
                 epilogue.withKernelEpilogue(paddedSlopes: slopes) { epilogue in
                     visage_f32_conv_run(
-                        isa.cValue, &geometry, packed.baseAddress, zeros.baseAddress, epilogue, input, output,
-                        outputRows.lowerBound, outputRows.upperBound)
+                        isa.cValue, &geometry, packed.baseAddress, zeros.baseAddress, epilogue, input, residual,
+                        output, outputRows.lowerBound, outputRows.upperBound)
                 }
             }
         }

@@ -3,10 +3,11 @@ import Foundation
 /// The kernels' operations as plain Swift loops: slow, obvious, and what the tests compare the
 /// SIMD kernels against. Same arguments and semantics as the fast versions.
 package enum ReferenceKernels {
-    /// Direct convolution. Weights are OHWI (TFLite's CONV_2D layout), bias one per output channel.
+    /// Direct convolution. Weights are OHWI (TFLite's CONV_2D layout), bias one per output
+    /// channel; `residual` (shaped like the output) is added before the epilogue.
     package static func convolution(
         shape: ConvolutionShape, input: UnsafePointer<Float>, weightsOHWI: UnsafeBufferPointer<Float>,
-        bias: UnsafeBufferPointer<Float>?, epilogue: ConvolutionEpilogue,
+        bias: UnsafeBufferPointer<Float>?, epilogue: ConvolutionEpilogue, residual: UnsafePointer<Float>? = nil,
         output: UnsafeMutablePointer<Float>, outputRows: Range<Int>
     ) {
         let s = shape
@@ -27,7 +28,9 @@ package enum ReferenceKernels {
                             }
                         }
                     }
-                    output[(oy * s.outputWidth + ox) * s.outputChannels + oc] = epilogue.apply(sum, channel: oc)
+                    let index = (oy * s.outputWidth + ox) * s.outputChannels + oc
+                    if let residual { sum += residual[index] }
+                    output[index] = epilogue.apply(sum, channel: oc)
                 }
             }
         }
