@@ -199,7 +199,7 @@ def resize_corpus():
 
 
 def conversion_corpus():
-    source = picture(3)
+    source = np.frombuffer((OUT / "resize-source.raw").read_bytes(), np.uint8).reshape(HEIGHT, WIDTH, 3)
     manifest["conversion"].append({"source": "resize-source.raw", "to": "gray8",
                                    **write_raw("convert-gray", np.asarray(Image.fromarray(source).convert("L")))})
 

@@ -13,31 +13,42 @@ extension Image {
         let channels = pixelFormat.bytesPerPixel
         let rowFloats = newWidth * channels
         return try Image(uninitializedWidth: newWidth, height: newHeight, pixelFormat: pixelFormat, orientation: orientation) { out in
-            // Horizontal pass over every source row into floats, then the vertical pass per output row.
+            // Horizontal pass over the source rows the output needs, into floats; then the vertical pass.
             let horizontal = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats * height)
-            defer { horizontal.deallocate() }
-            withExtendedLifetime(storage) {
-                for y in 0..<height {
-                    let input = UnsafeRawPointer(storage.base + y * bytesPerRow).assumingMemoryBound(to: UInt8.self)
-                    let output = horizontal + y * rowFloats
-                    for x in 0..<newWidth {
-                        let (start, count, weightsAt) = columns[x]
-                        for channel in 0..<channels {
-                            var sum: Float = 0
-                            for tap in 0..<count { sum += columns.weights[weightsAt + tap] * Float(input[(start + tap) * channels + channel]) }
-                            output[x * channels + channel] = sum
+            let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
+            defer {
+                horizontal.deallocate()
+                accumulator.deallocate()
+            }
+            columns.withTaps { columnStarts, columnCounts, columnOffsets, columnWeights in
+                withExtendedLifetime(storage) {
+                    for y in 0..<height {
+                        let input = UnsafeRawPointer(storage.base + y * bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                        var output = horizontal + y * rowFloats
+                        for x in 0..<newWidth {
+                            let pixel = input + columnStarts[x] * channels
+                            let weights = columnWeights + columnOffsets[x]
+                            for channel in 0..<channels {
+                                var sum: Float = 0
+                                for tap in 0..<columnCounts[x] { sum += weights[tap] * Float(pixel[tap * channels + channel]) }
+                                output[channel] = sum
+                            }
+                            output += channels
                         }
                     }
                 }
             }
             let result = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            for y in 0..<newHeight {
-                let (start, count, weightsAt) = rows[y]
-                let output = result + y * rowFloats
-                for index in 0..<rowFloats {
-                    var sum: Float = 0
-                    for tap in 0..<count { sum += rows.weights[weightsAt + tap] * horizontal[(start + tap) * rowFloats + index] }
-                    output[index] = UInt8(min(max(sum + 0.5, 0), 255))
+            rows.withTaps { rowStarts, rowCounts, rowOffsets, rowWeights in
+                for y in 0..<newHeight {
+                    accumulator.initialize(repeating: 0, count: rowFloats)
+                    for tap in 0..<rowCounts[y] {
+                        let weight = rowWeights[rowOffsets[y] + tap]
+                        let source = horizontal + (rowStarts[y] + tap) * rowFloats
+                        for index in 0..<rowFloats { accumulator[index] += weight * source[index] }
+                    }
+                    let output = result + y * rowFloats
+                    for index in 0..<rowFloats { output[index] = UInt8(min(max(accumulator[index] + 0.5, 0), 255)) }
                 }
             }
         }
@@ -49,7 +60,7 @@ private struct ResizeTaps {
     private var starts: [Int] = []
     private var counts: [Int] = []
     private var offsets: [Int] = []
-    private(set) var weights: [Float] = []
+    private var weights: [Float] = []
 
     init(method: ResizeMethod, source: Int, destination: Int) {
         let scale = Double(source) / Double(destination)
@@ -84,5 +95,18 @@ private struct ResizeTaps {
         }
     }
 
-    subscript(index: Int) -> (start: Int, count: Int, weightsAt: Int) { (starts[index], counts[index], offsets[index]) }
+    /// Calls `body` with the starts, counts, weight offsets and weights as raw pointers, for the inner loops.
+    func withTaps<R>(
+        _ body: (UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Float>) -> R
+    ) -> R {
+        starts.withUnsafeBufferPointer { starts in
+            counts.withUnsafeBufferPointer { counts in
+                offsets.withUnsafeBufferPointer { offsets in
+                    weights.withUnsafeBufferPointer { weights in
+                        body(starts.baseAddress!, counts.baseAddress!, offsets.baseAddress!, weights.baseAddress!)
+                    }
+                }
+            }
+        }
+    }
 }

@@ -12,7 +12,8 @@ import Darwin
 package func readImageFile(_ url: URL) throws(ImageError) -> Data {
     let path = url.path
     guard url.isFileURL else { throw .unreadable(path: url.absoluteString, reason: "not a file URL") }
-    let descriptor = open(path, O_RDONLY)
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it changes nothing for regular files.
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK)
     guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
     defer { close(descriptor) }
     var status = stat()

@@ -81,6 +81,7 @@ package enum PNGCodec {
         png.version = png_uint_32(PNG_IMAGE_VERSION)
         png.width = png_uint_32(image.width)
         png.height = png_uint_32(image.height)
+        png.flags = png_uint_32(PNG_IMAGE_FLAG_FAST)  // speed over size: about 10× faster, files a little larger
         png.format = switch image.pixelFormat {
         case .rgb8: color
         case .rgba8: color | alpha
@@ -91,16 +92,21 @@ package enum PNGCodec {
         let source = image.bytesPerRow % image.pixelFormat.bytesPerPixel == 0 ? image : image.packed()
         let stride = Int32(source.bytesPerRow)
         return try withExtendedLifetime(source.storage) { () throws(ImageError) -> [UInt8] in
-            var size = 0
-            guard png_image_write_to_memory(&png, nil, &size, 0, source.storage.base, stride, nil) != 0 else {
-                throw .encodingFailed(.png, reason: message(&png))
-            }
+            // Deflate never grows data by more than this; libpng reports the size it needs if it did.
+            let raw = (source.width * source.pixelFormat.bytesPerPixel + 1) * source.height
+            var size = raw + raw / 64 + 4096
             var output = [UInt8](repeating: 0, count: size)
-            let status = output.withUnsafeMutableBytes {
-                png_image_write_to_memory(&png, $0.baseAddress, &size, 0, source.storage.base, stride, nil)
+            for attempt in 0..<2 {
+                let capacity = output.count
+                let status = output.withUnsafeMutableBytes {
+                    png_image_write_to_memory(&png, $0.baseAddress, &size, 0, source.storage.base, stride, nil)
+                }
+                if status != 0 { return Array(output.prefix(size)) }
+                guard attempt == 0, size > capacity else { break }
+                output = [UInt8](repeating: 0, count: size)
+                png.warning_or_error = 0
             }
-            guard status != 0 else { throw .encodingFailed(.png, reason: message(&png)) }
-            return Array(output.prefix(size))
+            throw .encodingFailed(.png, reason: message(&png))
         }
     }
 
