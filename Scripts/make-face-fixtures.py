@@ -11,7 +11,8 @@ For every photo this records, from MediaPipe 0.10.21 and LiteRT on the same .tfl
   * MediaPipe tasks FaceDetector's final detections (integer pixel boxes, keypoints, scores) and the
     legacy face_detection solution's detections (float normalized boxes) for the short range
     (model_selection=0) and the full range (model_selection=1).
-Visage's tests feed the raw tensors through its decoding, NMS and projection and compare.
+Visage's tests feed the raw tensors through its decoding, NMS and projection and compare. It also
+writes one photo in the eight EXIF orientations (oriented-N.jpg), stored so each displays upright.
 
     python3 -m venv .venv && .venv/bin/pip install mediapipe==0.10.21 ai-edge-litert numpy Pillow
     .venv/bin/python Scripts/make-face-fixtures.py
@@ -75,6 +76,26 @@ def photos():
     coins.paste(sample("coins.png", "RGB"), (128, 88))
     result["no-face.png"] = coins
     return result
+
+
+# How to store an upright picture so that a viewer applying EXIF orientation N shows it upright.
+STORED_FOR_ORIENTATION = {
+    1: None, 2: Image.FLIP_LEFT_RIGHT, 3: Image.ROTATE_180, 4: Image.FLIP_TOP_BOTTOM,
+    5: Image.TRANSPOSE, 6: Image.ROTATE_90, 7: Image.TRANSVERSE, 8: Image.ROTATE_270,
+}
+
+
+def write_oriented(upright):
+    """The same picture as eight JPEGs, one per EXIF orientation, each stored so it displays upright."""
+    for orientation, method in STORED_FOR_ORIENTATION.items():
+        stored = upright if method is None else upright.transpose(method)
+        exif = Image.Exif()
+        exif[0x0112] = orientation
+        path = os.path.join(OUT, f"oriented-{orientation}.jpg")
+        stored.save(path, quality=92, exif=exif)
+        shown = ImageOps.exif_transpose(Image.open(path).convert("RGB"))
+        difference = np.abs(np.asarray(shown, np.int16) - np.asarray(upright, np.int16)).mean()
+        assert shown.size == upright.size and difference < 3, (orientation, shown.size, difference)
 
 
 def letterbox_pixels(rgb, size):
@@ -161,6 +182,8 @@ def main():
               "tasks:", [round(d["score"], 3) for d in entry["shortRange"]["tasks"]],
               "short:", [round(d["score"], 3) for d in entry["shortRange"]["solution"]],
               "full:", [round(d["score"], 3) for d in entry["fullRange"]["solution"]], file=sys.stderr)
+    one = Image.open(os.path.join(OUT, "one-face.jpg")).convert("RGB")
+    write_oriented(one.resize((320, 240), Image.LANCZOS))
     with open(os.path.join(OUT, "detections.json"), "w") as file:
         json.dump({"mediapipe": mp.__version__, "photos": manifest}, file, indent=1)
         file.write("\n")

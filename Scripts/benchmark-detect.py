@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Face detection speed: MediaPipe 0.10.21's tasks FaceDetector against `visage detect`, same machine, same run.
+
+Both are pinned to one CPU core (taskset -c 0), so each runs on one thread. For every 640×480 test photo
+this reports the median milliseconds with decoding excluded (an already decoded image) and included
+(from the file's bytes), and the ratio visage / MediaPipe. Then it times accurate mode on a generated
+4000×3000 photo with faces from 24 to 400 pixels wide and reports how many it found.
+
+    python3 -m venv .venv && .venv/bin/pip install mediapipe==0.10.21 numpy Pillow
+    .venv/bin/python Scripts/benchmark-detect.py [--runs 200] [--scratch-path .build]
+"""
+import argparse
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import mediapipe as mp
+import numpy as np
+from mediapipe.tasks import python as mp_tasks
+from mediapipe.tasks.python import vision
+from PIL import Image
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(ROOT, "Tests", "VisageTests", "Fixtures")
+PHOTOS = ["one-face.jpg", "two-faces.png", "no-face.png"]
+SHORT = os.path.join(ROOT, "Models", "face_detection_short_range.tflite")
+
+
+def median_ms(body, runs):
+    for _ in range(3):
+        body()
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        body()
+        samples.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(samples)
+
+
+def mediapipe_timings(runs):
+    os.sched_setaffinity(0, {0})
+    detector = vision.FaceDetector.create_from_options(
+        vision.FaceDetectorOptions(base_options=mp_tasks.BaseOptions(model_asset_path=SHORT)))
+    results = {}
+    for name in PHOTOS:
+        path = os.path.join(FIXTURES, name)
+        image = mp.Image.create_from_file(path)
+        faces = len(detector.detect(image).detections)
+        detect = median_ms(lambda: detector.detect(image), runs)
+        decode_and_detect = median_ms(lambda: detector.detect(mp.Image.create_from_file(path)), runs)
+        results[name] = (faces, detect, decode_and_detect)
+    return results
+
+
+def visage(scratch, arguments):
+    binary = os.path.join(scratch, "release", "visage")
+    command = ["taskset", "-c", "0", binary, "detect", "--json"] + arguments
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in output.splitlines() if line.strip()]
+
+
+def large_photo(path):
+    """4000×3000: the astronaut's head at widths from 40 to 600 pixels (faces about 24 to 400 wide)."""
+    canvas = Image.new("RGB", (4000, 3000), (110, 120, 130))
+    head = Image.open(os.path.join(ROOT, "Samples", "astronaut.png")).convert("RGB").crop((96, 0, 352, 256))
+    x = 100
+    for width in (40, 60, 90, 140, 220, 350, 600):
+        canvas.paste(head.resize((width, width), Image.LANCZOS), (x, 1200))
+        x += width + 150
+    canvas.save(path, quality=90)
+    return 7
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"))
+    args = parser.parse_args()
+    scratch = os.path.abspath(args.scratch_path)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "visage", "--scratch-path", scratch],
+                   cwd=ROOT, check=True)
+
+    reference = mediapipe_timings(args.runs)
+    ours = {os.path.basename(r["image"]): r for r in visage(
+        scratch, ["--benchmark", str(args.runs)] + [os.path.join(FIXTURES, name) for name in PHOTOS])}
+    print(f"640×480 photos, 1 core, median of {args.runs} (ms)")
+    print(f"{'photo':16} {'faces mp/visage':>16} {'mp detect':>10} {'visage':>8} {'ratio':>6}"
+          f" {'mp decode+detect':>17} {'visage':>8} {'ratio':>6}")
+    for name in PHOTOS:
+        faces, detect, decode_and_detect = reference[name]
+        mine = ours[name]
+        print(f"{name:16} {f'{faces}/{mine['faces']}':>16} {detect:10.3f} {mine['detectMilliseconds']:8.3f}"
+              f" {mine['detectMilliseconds'] / detect:6.2f} {decode_and_detect:17.3f}"
+              f" {mine['decodeAndDetectMilliseconds']:8.3f} {mine['decodeAndDetectMilliseconds'] / decode_and_detect:6.2f}")
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "large-4000x3000.jpg")
+        placed = large_photo(path)
+        timing = visage(scratch, ["--mode", "accurate", "--min-face-size", "0.006", "--benchmark", "3", path])[0]
+        print(f"accurate mode, 4000×3000 photo with {placed} faces (24–400 px): {timing['faces']} found, "
+              f"detect {timing['detectMilliseconds']:.0f} ms, decode and detect {timing['decodeAndDetectMilliseconds']:.0f} ms"
+              f" (median of 3)")
+
+
+if __name__ == "__main__":
+    main()

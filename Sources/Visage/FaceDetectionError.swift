@@ -1,0 +1,19 @@
+import VisageImage
+
+/// Why faces could not be detected. Every message names the value and the rule it broke.
+public enum FaceDetectionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The image could not be read or decoded.
+    case image(ImageError)
+    /// A detector model could not be loaded or run: missing or altered file, or an engine failure.
+    case model(name: String, reason: String)
+    /// A parameter is outside its valid range.
+    case invalidParameter(name: String, value: String, rule: String)
+
+    public var description: String {
+        switch self {
+        case .image(let error): "cannot read the image: \(error)"
+        case .model(let name, let reason): "face detector model \(name): \(reason)"
+        case .invalidParameter(let name, let value, let rule): "\(name) = \(value) is invalid: \(rule)"
+        }
+    }
+}

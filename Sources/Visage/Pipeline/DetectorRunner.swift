@@ -1,0 +1,96 @@
+import Foundation
+import VisageImage
+import VisageModels
+import VisageNN
+
+/// One detector model, loaded and checked once per process, and the interpreters that run it.
+///
+/// The model is immutable and shared; interpreters own mutable arenas, so each call borrows one from a
+/// small pool and returns it, and concurrent calls never share one.
+package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded by `lock`.
+    package let variant: DetectorVariant
+    package let model: Model
+    package let regressorsIndex: Int
+    package let classificatorsIndex: Int
+    private let lock = NSLock()
+    private var idle: [Interpreter] = []
+
+    /// The runner for `variant`, created on first use; the error is kept so a broken model file is
+    /// reported on every call rather than retried.
+    package static func shared(_ variant: DetectorVariant) throws(FaceDetectionError) -> DetectorRunner {
+        switch variant {
+        case .shortRange: try shortRange.get()
+        case .fullRange: try fullRange.get()
+        }
+    }
+
+    private static let shortRange = Result { () throws(FaceDetectionError) in try DetectorRunner(variant: .shortRange) }
+    private static let fullRange = Result { () throws(FaceDetectionError) in try DetectorRunner(variant: .fullRange) }
+
+    /// Loads the bundled model of `variant` and checks its tensors are the ones the decoder expects.
+    package init(variant: DetectorVariant) throws(FaceDetectionError) {
+        self.variant = variant
+        let name = variant.bundledModel.fileName
+        let data: Data
+        do {
+            data = try variant.bundledModel.load()
+        } catch {
+            throw .model(name: name, reason: error.description)
+        }
+        do {
+            model = try Model(data: data)
+        } catch {
+            throw .model(name: name, reason: error.description)
+        }
+        let size = variant.inputSize, anchors = variant.decoder.anchors.count
+        guard model.inputs.count == 1, model.inputs[0].shape == [1, size, size, 3] else {
+            throw .model(name: name, reason: "input is \(model.inputs.map(\.description)), expected one 1×\(size)×\(size)×3 tensor")
+        }
+        guard model.outputs.count == 2,
+              let regressors = model.outputs.firstIndex(where: { $0.shape == [1, anchors, DetectionDecoder.valuesPerAnchor] }),
+              let classificators = model.outputs.firstIndex(where: { $0.shape == [1, anchors, 1] })
+        else {
+            throw .model(name: name, reason: "outputs are \(model.outputs.map(\.description)), expected 1×\(anchors)×16 and 1×\(anchors)×1")
+        }
+        (regressorsIndex, classificatorsIndex) = (regressors, classificators)
+    }
+
+    /// Runs the detector on `window` of `image` (whose stored pixels have `orientation`) and returns the
+    /// faces after weighted NMS, normalized to the upright picture.
+    package func detect(in image: Image, orientation: ImageOrientation, window: DetectionWindow) throws(FaceDetectionError) -> [Detection] {
+        let interpreter = try borrow()
+        defer { giveBack(interpreter) }
+        let size = variant.inputSize
+        let transform = window.warpTransform(tensorSize: size, rawWidth: image.width, rawHeight: image.height, orientation: orientation)
+        interpreter.withInput(0) { tensor in
+            image.warpAffine(into: tensor, width: size, height: size, transform: transform, valueRange: -1...1, border: .zero)
+        }
+        do {
+            try interpreter.invoke()
+        } catch {
+            throw .model(name: variant.bundledModel.fileName, reason: error.description)
+        }
+        let decoded = interpreter.withOutput(regressorsIndex) { regressors in
+            interpreter.withOutput(classificatorsIndex) { classificators in
+                variant.decoder.decode(regressors: regressors, classificators: classificators)
+            }
+        }
+        return weightedNonMaxSuppression(decoded, threshold: DetectorVariant.suppressionThreshold).map(window.project)
+    }
+
+    private func borrow() throws(FaceDetectionError) -> Interpreter {
+        if let interpreter = lock.withLock({ idle.popLast() }) { return interpreter }
+        do {
+            return try Interpreter(model: model, options: InterpreterOptions(threads: 1))
+        } catch {
+            throw .model(name: variant.bundledModel.fileName, reason: error.description)
+        }
+    }
+
+    /// Keeps at most a few idle interpreters: enough for the cores, without holding arenas forever.
+    private func giveBack(_ interpreter: Interpreter) {
+        lock.withLock {
+            if idle.count < ProcessInfo.processInfo.activeProcessorCount { idle.append(interpreter) }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import VisageImage
+
+/// A face the pipeline found, in the upright picture, before it takes a public shape.
+package struct DetectedFace: Sendable, Hashable {
+    /// Normalized to the upright picture, origin top left.
+    package var detection: Detection
+    /// The upright picture's size in pixels.
+    package var imageWidth: Int
+    package var imageHeight: Int
+    package var angles: HeadAngles
+
+    /// Keypoints in upright pixels, origin top left.
+    package var pixelKeypoints: [SIMD2<Double>] {
+        detection.keypoints.map { SIMD2(Double($0.x) * Double(imageWidth), Double($0.y) * Double(imageHeight)) }
+    }
+}
+
+/// Image → letterbox (and tiles) warped straight into the detector's input → engine → decoding →
+/// weighted NMS → projection to the upright picture → angles.
+package enum FaceDetectionPipeline {
+    /// Detects faces in `image`, whose stored pixels have `orientation` (the image's own when nil).
+    ///
+    /// `.fast` runs the short-range model once on the letterboxed picture, as MediaPipe's FaceDetector.
+    /// `.accurate` runs the full-range model on the letterbox and on overlapping tiles fine enough for
+    /// faces `minFaceSize` × the picture's width wide (see ``TilePlan``), merging everything with weighted NMS.
+    package static func detect(
+        in image: Image, orientation: ImageOrientation? = nil, mode: FaceDetectorOptions.PerformanceMode,
+        minFaceSize: Double = 0
+    ) throws(FaceDetectionError) -> [DetectedFace] {
+        let orientation = orientation ?? image.orientation
+        let upright = orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
+        let detections: [Detection]
+        switch mode {
+        case .fast:
+            let runner = try DetectorRunner.shared(.shortRange)
+            detections = try runner.detect(
+                in: image, orientation: orientation, window: .letterbox(width: upright.width, height: upright.height))
+        case .accurate:
+            let runner = try DetectorRunner.shared(.fullRange)
+            let windows = TilePlan(imageWidth: upright.width, imageHeight: upright.height, minFaceSize: minFaceSize).windows
+            var all: [Detection] = []
+            for window in windows {
+                all += try runner.detect(in: image, orientation: orientation, window: window)
+            }
+            detections = windows.count > 1 ? weightedNonMaxSuppression(all, threshold: DetectorVariant.suppressionThreshold) : all
+        }
+        return detections.map { detection in
+            var face = DetectedFace(
+                detection: detection, imageWidth: upright.width, imageHeight: upright.height,
+                angles: HeadAngles(roll: 0, yaw: 0, pitch: 0))
+            face.angles = HeadAngles(keypoints: face.pixelKeypoints)
+            return face
+        }
+    }
+}

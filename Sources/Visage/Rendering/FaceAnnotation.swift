@@ -1,0 +1,87 @@
+import Foundation
+import VisageImage
+
+/// Draws detected faces over their picture: teal boxes and keypoint dots, as a PNG or an SVG.
+///
+/// Both take the upright picture, so coordinates are the faces' own (pixels, origin top left).
+package enum FaceAnnotation {
+    /// Teal, as `#008080`.
+    static let color: (red: UInt8, green: UInt8, blue: UInt8) = (0, 128, 128)
+
+    /// Line width in pixels: thin on small pictures, visible on large ones.
+    static func lineWidth(width: Int, height: Int) -> Int { max(2, max(width, height) / 320) }
+
+    /// The upright picture as RGB with the faces drawn in.
+    package static func drawn(_ faces: [Face], on image: Image) -> Image {
+        var picture = image.applyingOrientation().converted(to: .rgb8)
+        let (width, height, stride) = (picture.width, picture.height, picture.bytesPerRow)
+        let line = lineWidth(width: width, height: height)
+        picture.withUnsafeMutableBytes { pixels in
+            func fill(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+                let (left, right) = (max(x0, 0), min(x1, width))
+                let (top, bottom) = (max(y0, 0), min(y1, height))
+                guard left < right, top < bottom else { return }
+                for y in top..<bottom {
+                    for x in left..<right {
+                        let at = y * stride + x * 3
+                        (pixels[at], pixels[at + 1], pixels[at + 2]) = color
+                    }
+                }
+            }
+            for face in faces {
+                let frame = face.frame
+                guard frame.minX.isFinite, frame.minY.isFinite, frame.maxX.isFinite, frame.maxY.isFinite else { continue }
+                let (x0, y0) = (Self.pixel(frame.minX, limit: width), Self.pixel(frame.minY, limit: height))
+                let (x1, y1) = (Self.pixel(frame.maxX, limit: width), Self.pixel(frame.maxY, limit: height))
+                fill(x0, y0, x1, y0 + line)
+                fill(x0, y1 - line, x1, y1)
+                fill(x0, y0, x0 + line, y1)
+                fill(x1 - line, y0, x1, y1)
+                let radius = line * 2
+                for point in face.keypoints.values {
+                    guard point.x.isFinite, point.y.isFinite else { continue }
+                    let (cx, cy) = (Self.pixel(point.x, limit: width), Self.pixel(point.y, limit: height))
+                    for dy in -radius...radius {
+                        let half = Int(Double(radius * radius - dy * dy).squareRoot())
+                        fill(cx - half, cy + dy, cx + half + 1, cy + dy + 1)
+                    }
+                }
+            }
+        }
+        return picture
+    }
+
+    /// An SVG document: the upright picture embedded as PNG, the faces as vector shapes over it.
+    package static func svg(_ faces: [Face], on image: Image) throws(ImageError) -> String {
+        let picture = image.applyingOrientation()
+        let png = try picture.pngData().base64EncodedString()
+        let (width, height) = (picture.width, picture.height)
+        let line = lineWidth(width: width, height: height)
+        func number(_ value: Double) -> String { String(format: "%.2f", value) }
+        var svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)">
+            <image width="\(width)" height="\(height)" href="data:image/png;base64,\(png)"/>
+            <g fill="none" stroke="#008080" stroke-width="\(line)">
+
+            """
+        for face in faces {
+            let f = face.frame
+            svg += "<rect x=\"\(number(f.minX))\" y=\"\(number(f.minY))\" width=\"\(number(f.width))\" height=\"\(number(f.height))\"/>\n"
+        }
+        svg += "</g>\n<g fill=\"#008080\">\n"
+        for face in faces {
+            for keypoint in FaceKeypoint.allCases {
+                guard let point = face.keypoints[keypoint] else { continue }
+                svg += "<circle cx=\"\(number(point.x))\" cy=\"\(number(point.y))\" r=\"\(line * 2)\"><title>\(keypoint)</title></circle>\n"
+            }
+        }
+        svg += "</g>\n</svg>\n"
+        return svg
+    }
+
+    /// A coordinate as a pixel index, kept within a margin of the picture so huge values cannot
+    /// make the loops long.
+    static func pixel(_ value: Double, limit: Int) -> Int {
+        Int(min(max(value.rounded(), -1), Double(limit + 1)))
+    }
+}
