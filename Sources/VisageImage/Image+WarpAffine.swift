@@ -18,13 +18,10 @@ extension Image {
         precondition(tensor.count >= outWidth * outHeight * 3, "tensor of \(tensor.count) floats is smaller than \(outWidth)×\(outHeight)×3")
         let scale = (valueRange.upperBound - valueRange.lowerBound) / 255
         let offset = valueRange.lowerBound
-        let (r, g, b) = pixelFormat.rgbOffsets
-        let step = pixelFormat.bytesPerPixel
-        let stride = bytesPerRow
-        let (maxX, maxY) = (width - 1, height - 1)
         let replicate = border == .replicate
+        let (maxX, maxY) = (Double(width - 1), Double(height - 1))
         withExtendedLifetime(storage) {
-            let pixels = UnsafePointer<UInt8>(storage.base.assumingMemoryBound(to: UInt8.self))
+            let source = WarpSource(image: self)
             var output = tensor.baseAddress!
             for y in 0..<outHeight {
                 // Along a row the sample point moves by (a, c) per pixel.
@@ -35,48 +32,72 @@ extension Image {
                     var sy = rowY + transform.c * Double(x)
                     if replicate {
                         // Clamping the point samples exactly what clamping each neighbour would.
-                        sx = sx.isNaN ? 0 : min(max(sx, 0), Double(maxX))
-                        sy = sy.isNaN ? 0 : min(max(sy, 0), Double(maxY))
+                        sx = sx.isNaN ? 0 : min(max(sx, 0), maxX)
+                        sy = sy.isNaN ? 0 : min(max(sy, 0), maxY)
                     }
-                    var red: Float = 0, green: Float = 0, blue: Float = 0
+                    var rgb = SIMD3<Float>()
                     // NaN and far-away coordinates sample the zero border.
-                    if sx > -1, sy > -1, sx < Double(width), sy < Double(height) {
-                        let x0 = Int(sx.rounded(.down)), y0 = Int(sy.rounded(.down))
+                    if sx > -1, sy > -1, sx < maxX + 1, sy < maxY + 1 {
+                        // floor(s) as the truncation of s + 1, minus 1: exact here since s > −1, and no libm call.
+                        let x0 = Int(sx + 1) - 1, y0 = Int(sy + 1) - 1
                         let fx = Float(sx - Double(x0)), fy = Float(sy - Double(y0))
-                        let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
-                        if x0 >= 0, y0 >= 0, x0 < maxX, y0 < maxY {
-                            let p = pixels + y0 * stride + x0 * step
-                            let q = p + stride
-                            red = w00 * Float(p[r]) + w10 * Float(p[step + r]) + w01 * Float(q[r]) + w11 * Float(q[step + r])
-                            green = w00 * Float(p[g]) + w10 * Float(p[step + g]) + w01 * Float(q[g]) + w11 * Float(q[step + g])
-                            blue = w00 * Float(p[b]) + w10 * Float(p[step + b]) + w01 * Float(q[b]) + w11 * Float(q[step + b])
-                        } else {
-                            // At the edge: neighbours outside are clamped (replicate) or contribute 0.
-                            func add(_ px: Int, _ py: Int, _ weight: Float) {
-                                var (px, py) = (px, py)
-                                if replicate {
-                                    px = min(max(px, 0), maxX)
-                                    py = min(max(py, 0), maxY)
-                                } else if px < 0 || py < 0 || px > maxX || py > maxY {
-                                    return
-                                }
-                                let p = pixels + py * stride + px * step
-                                red += weight * Float(p[r])
-                                green += weight * Float(p[g])
-                                blue += weight * Float(p[b])
-                            }
-                            add(x0, y0, w00)
-                            add(x0 + 1, y0, w10)
-                            add(x0, y0 + 1, w01)
-                            add(x0 + 1, y0 + 1, w11)
-                        }
+                        let weights = SIMD4((1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
+                        rgb = source.sample(x0: x0, y0: y0, weights: weights, replicate: replicate)
                     }
-                    output[0] = red * scale + offset
-                    output[1] = green * scale + offset
-                    output[2] = blue * scale + offset
+                    rgb = rgb * scale + offset
+                    output[0] = rgb.x
+                    output[1] = rgb.y
+                    output[2] = rgb.z
                     output += 3
                 }
             }
         }
+    }
+}
+
+/// The stored pixels as the warp reads them: RGB offsets resolved once per call.
+private struct WarpSource {
+    let pixels: UnsafePointer<UInt8>
+    let stride: Int
+    let step: Int
+    let (r, g, b): (Int, Int, Int)
+    let maxX: Int
+    let maxY: Int
+
+    init(image: Image) {
+        pixels = UnsafePointer(image.storage.base.assumingMemoryBound(to: UInt8.self))
+        stride = image.bytesPerRow
+        step = image.pixelFormat.bytesPerPixel
+        (r, g, b) = image.pixelFormat.rgbOffsets
+        (maxX, maxY) = (image.width - 1, image.height - 1)
+    }
+
+    @inline(__always) func rgb(_ x: Int, _ y: Int) -> SIMD3<Float> {
+        let p = pixels + y * stride + x * step
+        return SIMD3(Float(p[r]), Float(p[g]), Float(p[b]))
+    }
+
+    /// The weighted sum of the 2×2 neighbourhood at (x0, y0); at the edge, neighbours outside are clamped
+    /// (replicate) or contribute 0.
+    @inline(__always) func sample(x0: Int, y0: Int, weights: SIMD4<Float>, replicate: Bool) -> SIMD3<Float> {
+        if x0 >= 0, y0 >= 0, x0 < maxX, y0 < maxY {
+            return weights[0] * rgb(x0, y0) + weights[1] * rgb(x0 + 1, y0)
+                + weights[2] * rgb(x0, y0 + 1) + weights[3] * rgb(x0 + 1, y0 + 1)
+        }
+        return edge(x0: x0, y0: y0, weights: weights, replicate: replicate)
+    }
+
+    func edge(x0: Int, y0: Int, weights: SIMD4<Float>, replicate: Bool) -> SIMD3<Float> {
+        var sum = SIMD3<Float>()
+        for corner in 0..<4 {
+            var (x, y) = (x0 + corner & 1, y0 + corner >> 1)
+            if replicate {
+                (x, y) = (min(max(x, 0), maxX), min(max(y, 0), maxY))
+            } else if x < 0 || y < 0 || x > maxX || y > maxY {
+                continue
+            }
+            sum += weights[corner] * rgb(x, y)
+        }
+        return sum
     }
 }
