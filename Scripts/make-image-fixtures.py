@@ -25,10 +25,15 @@ from PIL import Image, ImageOps
 
 OUT = Path(__file__).resolve().parent.parent / "Tests" / "VisageImageTests" / "Fixtures"
 WIDTH, HEIGHT = 37, 23  # odd sizes, no multiple of the 8×8 or 16×16 JPEG blocks
-rng = np.random.default_rng(20261121)
+rng = np.random.default_rng()  # reseeded per corpus, so adding to one leaves the others unchanged
 manifest = {"decode": [], "scaledJPEG": [], "orientation": [], "resize": [], "conversion": []}
 
 FORMATS = {1: "gray8", 3: "rgb8", 4: "rgba8"}
+
+
+def reseed(name):
+    global rng
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
 
 
 def picture(channels, depth=8):
@@ -67,9 +72,15 @@ def chunk(kind, data):
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def png_bytes(width, height, bit_depth, color_type, idat, interlace=0):
+def png_bytes(width, height, bit_depth, color_type, idat, interlace=0, extra=b""):
     header = struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0, interlace)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + extra + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def filtered_rows(samples):
+    """IDAT for samples shaped (rows, …): filter type 0 on every row, one zlib stream."""
+    rows = samples.reshape(samples.shape[0], -1)
+    return zlib.compress(b"".join(b"\x00" + row.tobytes() for row in rows))
 
 
 def adam7_png(pixels):
@@ -91,6 +102,7 @@ def exif_tiff(orientation, big_endian):
 
 
 def decode_corpus():
+    reseed("decode_corpus")
     rgb, gray, rgba = picture(3), picture(1)[..., 0], picture(4)
 
     for name, options in [("jpeg-baseline", {}), ("jpeg-progressive", {"progressive": True}),
@@ -119,11 +131,30 @@ def decode_corpus():
     for name, channels in [("png-rgb16", 3), ("png-gray16", 1)]:
         wide = picture(channels, depth=16)
         height, width = wide.shape[:2]
-        rows = wide.reshape(height, width * channels).astype(">u2")
-        idat = zlib.compress(b"".join(b"\x00" + row.tobytes() for row in rows))
+        idat = filtered_rows(wide.astype(">u2"))
         (OUT / f"{name}.png").write_bytes(png_bytes(width, height, 16, 2 if channels == 3 else 0, idat))
         narrow = (wide.astype(np.int64) * 255 + 32767) // 65535
         add_decode(f"{name}.png", narrow[..., 0] if channels == 1 else narrow, 0)
+
+    # 16-bit with alpha: libpng must neither premultiply nor gamma-convert.
+    for name, channels, color_type in [("png-rgba16", 4, 6), ("png-gray-alpha16", 2, 4)]:
+        wide = picture(4, depth=16)[..., :channels] if channels == 4 else picture(4, depth=16)[..., [0, 3]]
+        (OUT / f"{name}.png").write_bytes(png_bytes(WIDTH, HEIGHT, 16, color_type, filtered_rows(wide.astype(">u2"))))
+        narrow = (wide.astype(np.int64) * 255 + 32767) // 65535
+        add_decode(f"{name}.png", narrow if channels == 4 else narrow[..., [0, 0, 0, 1]], 0)
+
+    # 4-bit gray scales by 17; an RGB colour key in tRNS becomes alpha 0 for that colour only.
+    nibbles = (gray >> 4).astype(np.uint8)
+    padded = np.pad(nibbles, ((0, 0), (0, WIDTH % 2)))
+    packed = (padded[:, 0::2] << 4) | padded[:, 1::2]
+    (OUT / "png-gray4.png").write_bytes(png_bytes(WIDTH, HEIGHT, 4, 0, filtered_rows(packed)))
+    add_decode("png-gray4.png", nibbles * 17, 0)
+    keyed = rgb.copy()
+    keyed[5:9, 3:20] = (10, 20, 30)
+    key = chunk(b"tRNS", struct.pack(">HHH", 10, 20, 30))
+    (OUT / "png-rgb-trns.png").write_bytes(png_bytes(WIDTH, HEIGHT, 8, 2, filtered_rows(keyed), extra=key))
+    alpha = np.where(np.all(keyed == (10, 20, 30), axis=-1), 0, 255).astype(np.uint8)
+    add_decode("png-rgb-trns.png", np.concatenate([keyed, alpha[..., None]], axis=-1), 0)
 
     palette = rng.integers(0, 256, (16, 3), dtype=np.uint8)
     indices = (picture(1)[..., 0] // 16).astype(np.uint8)
@@ -155,6 +186,7 @@ def decode_corpus():
 
 def scaled_jpeg_corpus():
     """libjpeg's scaled IDCT through Pillow's draft(): 1/2, 1/4 and 1/8 of jpeg-baseline.jpg (37×23)."""
+    reseed("scaled_jpeg_corpus")
     for maximum, request in [(19, (18, 11)), (10, (9, 5)), (5, (4, 2))]:
         image = Image.open(OUT / "jpeg-baseline.jpg")
         image.draft("RGB", request)
@@ -166,6 +198,7 @@ def scaled_jpeg_corpus():
 
 def orientation_corpus():
     """One upright picture stored in each EXIF orientation; odd orientations use big-endian TIFF."""
+    reseed("orientation_corpus")
     upright = Image.fromarray(picture(3))
     inverse = {1: None, 2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180,
                4: Image.Transpose.FLIP_TOP_BOTTOM, 5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_90,
@@ -188,6 +221,7 @@ def orientation_corpus():
 
 
 def resize_corpus():
+    reseed("resize_corpus")
     source = picture(3)
     write_raw("resize-source", source)
     for method, flag, sizes in [("area", cv2.INTER_AREA, [(13, 9), (20, 11), (36, 22)]),
@@ -199,12 +233,14 @@ def resize_corpus():
 
 
 def conversion_corpus():
+    reseed("conversion_corpus")
     source = np.frombuffer((OUT / "resize-source.raw").read_bytes(), np.uint8).reshape(HEIGHT, WIDTH, 3)
     manifest["conversion"].append({"source": "resize-source.raw", "to": "gray8",
                                    **write_raw("convert-gray", np.asarray(Image.fromarray(source).convert("L")))})
 
 
 def bad_inputs():
+    reseed("bad_inputs")
     (OUT / "bad-empty.png").write_bytes(b"")
     jpeg = (OUT / "jpeg-baseline.jpg").read_bytes()
     (OUT / "bad-truncated.jpg").write_bytes(jpeg[: len(jpeg) * 2 // 3])
