@@ -20,7 +20,7 @@ extension Image {
             throw .invalidParameter(name: "maximumDimension", value: "\(maximum)", rule: "must be at least 1")
         }
         var image = try withBytes(of: data) { bytes throws(ImageError) in
-            switch try sniffFormat(bytes) {
+            switch try ImageFileFormat(detecting: bytes) {
             case .jpeg: try JPEGCodec.decode(bytes, options: options)
             case .png: try PNGCodec.decode(bytes, pixelLimit: options.pixelLimit)
             case .pnm: try PNMCodec.decode(bytes, pixelLimit: options.pixelLimit)

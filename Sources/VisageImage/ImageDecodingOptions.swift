@@ -17,3 +17,9 @@ public struct ImageDecodingOptions: Sendable, Hashable {
         self.pixelLimit = pixelLimit
     }
 }
+
+/// Throws the pixel-limit error before anything proportional to the image is allocated.
+package func checkPixelLimit(width: Int, height: Int, limit: Int) throws(ImageError) {
+    let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+    if overflow || pixels > limit { throw .imageTooLarge(width: width, height: height, limit: limit) }
+}

@@ -20,6 +20,17 @@ public enum ImageFileFormat: String, Sendable, Hashable, CaseIterable, Codable, 
         }
     }
 
+    /// The format of `bytes`, or the typed error for empty data and unknown signatures.
+    package init(detecting bytes: UnsafeRawBufferPointer) throws(ImageError) {
+        guard !bytes.isEmpty else { throw .empty }
+        guard let format = Self(sniffing: bytes) else {
+            let digits = Array("0123456789ABCDEF")
+            let signature = bytes.prefix(8).map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }
+            throw .unsupportedFormat(signature: signature.joined(separator: " "))
+        }
+        self = format
+    }
+
     public var description: String {
         switch self {
         case .jpeg: "JPEG"

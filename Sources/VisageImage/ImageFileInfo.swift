@@ -29,39 +29,11 @@ public struct ImageFileInfo: Sendable, Hashable, Codable {
     /// - Throws: ``ImageError`` when the data is empty, of an unknown format, or its header is invalid.
     public static func read(data: Data) throws(ImageError) -> ImageFileInfo {
         try withBytes(of: data) { bytes throws(ImageError) in
-            switch try sniffFormat(bytes) {
+            switch try ImageFileFormat(detecting: bytes) {
             case .jpeg: try JPEGCodec.info(bytes)
             case .png: try PNGCodec.info(bytes)
             case .pnm: try PNMCodec.header(bytes).info
             }
         }
     }
-}
-
-/// Throws the pixel-limit error before anything proportional to the image is allocated.
-package func checkPixelLimit(width: Int, height: Int, limit: Int) throws(ImageError) {
-    let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-    if overflow || pixels > limit { throw .imageTooLarge(width: width, height: height, limit: limit) }
-}
-
-/// The format of `bytes`, or the typed error for empty data and unknown signatures.
-package func sniffFormat(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> ImageFileFormat {
-    guard !bytes.isEmpty else { throw .empty }
-    guard let format = ImageFileFormat(sniffing: bytes) else {
-        throw .unsupportedFormat(signature: bytes.prefix(8).map { hex($0) }.joined(separator: " "))
-    }
-    return format
-}
-
-private func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-}
-
-/// `Data.withUnsafeBytes` with a typed-throwing body.
-package func withBytes<R>(of data: Data, _ body: (UnsafeRawBufferPointer) throws(ImageError) -> R) throws(ImageError) -> R {
-    let result: Result<R, ImageError> = data.withUnsafeBytes { bytes in
-        Result { () throws(ImageError) in try body(bytes) }
-    }
-    return try result.get()
 }
