@@ -64,6 +64,21 @@ public final class Interpreter {
         }
     }
 
+    /// Runs like ``invoke()`` and returns the seconds spent per kind of operation, slowest first,
+    /// for benchmarks to show where the time goes.
+    package func invokeProfiled() -> [(operation: String, seconds: Double)] {
+        let pointers = UnsafePointer(self.pointers)
+        var totals: [String: Double] = [:]
+        for operation in model.plan.operations {
+            let start = ContinuousClock.now
+            operation.run(pointers, threads: options.threads)
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            totals[String(describing: type(of: operation)), default: 0] += seconds
+        }
+        return totals.sorted { $0.value > $1.value }.map { ($0.key, $0.value) }
+    }
+
     /// Lets `body` read output `index` (row-major, `model.outputs[index].shape`) without copying.
     public func withOutput<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
         precondition(model.outputs.indices.contains(index), "output \(index) out of range: the model has \(model.outputs.count)")

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import VisageModels
+import VisageNN
+
+/// `visage benchmark`: latency of every bundled network on Visage's engine, and the arena it plans.
+///
+/// ```
+/// $ swift run -c release visage benchmark --threads 1 --runs 200
+/// model                               median ms    p90 ms
+/// face_detection_short_range.tflite        1.20      1.31
+/// ...
+/// face_landmarks_detector.tflite: arena 3.0 MiB (1.00× the peak of live activations, ...)
+/// ```
+/// `Scripts/benchmark-reference.py` runs this with `--json` beside LiteRT/XNNPACK and prints the ratios.
+/// `--fuzz N` instead loads N mutants of the models (the model reader's robustness check).
+struct BenchmarkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "benchmark",
+        abstract: "Time every bundled model on Visage's engine (median and p90); build with -c release.",
+        discussion: "Random input, a few warm-up runs, then --runs timed invocations per model. "
+            + "--fuzz N runs the model-reader fuzzer for N mutants instead.")
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    @Option(help: "Threads per operator (1...64).")
+    var threads = 1
+
+    @Option(help: "Timed runs per model (1...100000).")
+    var runs = 200
+
+    @Flag(help: "Also print the time per kind of operation (one profiled run per model, after the timed ones).")
+    var profile = false
+
+    @Option(help: "Instead of timing, load this many mutated models and report how they were rejected.")
+    var fuzz: Int?
+
+    static let networks: [BundledModel] = [.faceDetectorShortRange, .faceDetectorFullRange, .faceMesh, .faceBlendshapes]
+
+    struct Result: Codable {
+        var model: String
+        var medianMilliseconds: Double
+        var p90Milliseconds: Double
+        var arenaBytes: Int
+        var peakLiveActivationBytes: Int
+        var activationBytes: Int
+        var weightBytes: Int
+    }
+
+    struct Report: Codable {
+        var threads: Int
+        var runs: Int
+        var results: [Result]
+    }
+
+    func validate() throws {
+        guard (1 ... 64).contains(threads) else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
+        guard (1 ... 100_000).contains(runs) else { throw ValidationError("--runs must be between 1 and 100000, got \(runs)") }
+        if let fuzz, fuzz < 1 { throw ValidationError("--fuzz must be positive, got \(fuzz)") }
+    }
+
+    func run() async throws {
+        if let fuzz {
+            let seeds = try Self.networks.map { try $0.load() }
+            let start = ContinuousClock.now
+            let summary = ModelFuzzer.run(seeds: seeds, iterations: fuzz, seed: 0x5EED, invokeLimit: 1_000_000)
+            print("\(summary) in \(ContinuousClock.now - start)")
+            return
+        }
+        var results: [Result] = []
+        for network in Self.networks {
+            let model = try Model(data: try network.load())
+            let interpreter = try Interpreter(model: model, options: .init(threads: threads))
+            var state: UInt32 = 12345
+            for index in model.inputs.indices {
+                interpreter.withInput(index) { buffer in
+                    for position in buffer.indices {
+                        state = state &* 1_664_525 &+ 1_013_904_223
+                        buffer[position] = Float(state >> 8) / Float(1 << 24)
+                    }
+                }
+            }
+            for _ in 0 ..< min(10, runs) { try interpreter.invoke() }
+            var times: [Double] = []
+            times.reserveCapacity(runs)
+            for _ in 0 ..< runs {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try interpreter.invoke()
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+            times.sort()
+            if profile, !json {
+                var totals: [String: Double] = [:]
+                for _ in 0 ..< 20 {
+                    for (operation, seconds) in interpreter.invokeProfiled() { totals[operation, default: 0] += seconds / 20 }
+                }
+                let breakdown = totals.sorted { $0.value > $1.value }
+                    .map { "\($0.key) \(String(format: "%.3f", $0.value * 1e3)) ms" }.joined(separator: ", ")
+                print("\(network.fileName): \(breakdown)")
+            }
+            let memory = model.memoryReport
+            results.append(Result(
+                model: network.fileName, medianMilliseconds: times[times.count / 2],
+                p90Milliseconds: times[min(times.count - 1, times.count * 9 / 10)],
+                arenaBytes: memory.arenaBytes, peakLiveActivationBytes: memory.peakLiveActivationBytes,
+                activationBytes: memory.activationBytes, weightBytes: memory.weightBytes))
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(Report(threads: threads, runs: runs, results: results)), as: UTF8.self))
+            return
+        }
+        print("model".padding(toLength: 36, withPad: " ", startingAt: 0) + pad("median ms") + pad("p90 ms"))
+        for result in results {
+            print(result.model.padding(toLength: 36, withPad: " ", startingAt: 0)
+                + pad(String(format: "%.3f", result.medianMilliseconds)) + pad(String(format: "%.3f", result.p90Milliseconds)))
+        }
+        let mesh = try Model(data: try BundledModel.faceMesh.load())
+        print("\(BundledModel.faceMesh.fileName): \(mesh.memoryReport)")
+    }
+
+    private func pad(_ text: String) -> String {
+        String(repeating: " ", count: max(0, 12 - text.count)) + text
+    }
+}
