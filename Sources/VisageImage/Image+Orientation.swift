@@ -35,4 +35,12 @@ extension Image {
             }
         }
     }
+
+    /// The same stored pixels (shared, not copied) declared to have `orientation`: for callers that know
+    /// it from elsewhere, such as a camera's rotation.
+    public func withOrientation(_ orientation: ImageOrientation) -> Image {
+        var image = self
+        image.orientation = orientation
+        return image
+    }
 }

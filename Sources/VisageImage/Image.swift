@@ -19,7 +19,7 @@ public struct Image: Sendable {
     /// Distance in bytes between the starts of consecutive rows.
     public private(set) var bytesPerRow: Int
     /// How the stored pixels relate to the upright picture; `.up` once orientation was applied.
-    public private(set) var orientation: ImageOrientation
+    public internal(set) var orientation: ImageOrientation
     package private(set) var storage: ImageStorage
 
     /// Copies `pixels`, `bytesPerRow` apart (tightly packed when nil), into a new image.

@@ -43,4 +43,12 @@ struct OrientationTests {
             }
         }
     }
+
+    @Test func withOrientationSharesThePixels() throws {
+        let image = try Image(width: 2, height: 1, pixelFormat: .gray8, pixels: [1, 2])
+        let turned = image.withOrientation(.left)
+        #expect(turned.orientation == .left && (turned.width, turned.height) == (2, 1))
+        #expect(turned.withUnsafeBytes { $0.baseAddress } == image.withUnsafeBytes { $0.baseAddress })
+        #expect(turned.applyingOrientation().packedPixels == [2, 1])
+    }
 }
