@@ -175,9 +175,9 @@ def rdp(points, epsilon):
     Distance is to the line through the endpoints, or to the endpoint when they coincide."""
     def distance(p, a, b):
         dx, dy = b[0] - a[0], b[1] - a[1]
-        length = math.hypot(dx, dy)
+        length = math.sqrt(dx * dx + dy * dy)
         if length == 0:
-            return math.hypot(p[0] - a[0], p[1] - a[1])
+            return math.sqrt((p[0] - a[0]) * (p[0] - a[0]) + (p[1] - a[1]) * (p[1] - a[1]))
         return abs(dx * (a[1] - p[1]) - dy * (a[0] - p[0])) / length
 
     def simplify(first, last):
