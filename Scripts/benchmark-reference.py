@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Times the bundled networks on LiteRT/XNNPACK and on Visage in the same run, and prints the
+Visage/XNNPACK latency ratio per model at 1 and 2 threads.
+
+The machine this runs on is shared and noisy, so absolute figures move between runs; the ratio
+of two measurements taken back to back is what to compare.
+
+    pip install ai-edge-litert numpy
+    python3 Scripts/benchmark-reference.py [--runs 200] [--threads 1 2] [--scratch-path .build-release]
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+import time
+
+import numpy as np
+from ai_edge_litert.interpreter import Interpreter
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+MODELS = [
+    "face_detection_short_range.tflite",
+    "face_detection_full_range.tflite",
+    "face_landmarks_detector.tflite",
+    "face_blendshapes.tflite",
+]
+
+
+def time_litert(model, threads, runs):
+    """Median and p90 milliseconds of `runs` invocations after 10 warm-up runs (XNNPACK delegate)."""
+    interpreter = Interpreter(model_path=str(ROOT / "Models" / model), num_threads=threads)
+    interpreter.allocate_tensors()
+    rng = np.random.default_rng(12345)
+    for detail in interpreter.get_input_details():
+        interpreter.set_tensor(detail["index"], rng.random(detail["shape"], dtype=np.float32))
+    for _ in range(10):
+        interpreter.invoke()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter_ns()
+        interpreter.invoke()
+        times.append((time.perf_counter_ns() - start) / 1e6)
+    times.sort()
+    return times[len(times) // 2], times[min(len(times) - 1, len(times) * 9 // 10)]
+
+
+def time_visage(threads, runs, scratch_path):
+    command = ["swift", "run", "-c", "release"]
+    if scratch_path:
+        command += ["--scratch-path", scratch_path]
+    command += ["visage", "benchmark", "--json", "--threads", str(threads), "--runs", str(runs)]
+    output = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    report = json.loads(output)
+    return {r["model"]: (r["medianMilliseconds"], r["p90Milliseconds"]) for r in report["results"]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--scratch-path", help="SwiftPM scratch path for the release build")
+    args = parser.parse_args()
+
+    rows = []
+    for threads in args.threads:
+        reference = {model: time_litert(model, threads, args.runs) for model in MODELS}
+        visage = time_visage(threads, args.runs, args.scratch_path)
+        for model in MODELS:
+            rows.append((model, threads, *reference[model], *visage[model], visage[model][0] / reference[model][0]))
+
+    print(f"median and p90 of {args.runs} runs, ms; ratio = Visage median / XNNPACK median")
+    print(f"{'model':36}{'threads':>8}{'XNNPACK':>10}{'p90':>8}{'Visage':>10}{'p90':>8}{'ratio':>8}")
+    for model, threads, xm, xp, vm, vp, ratio in rows:
+        print(f"{model:36}{threads:>8}{xm:>10.3f}{xp:>8.3f}{vm:>10.3f}{vp:>8.3f}{ratio:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()
