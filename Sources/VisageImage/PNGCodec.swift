@@ -59,6 +59,11 @@ package enum PNGCodec {
         guard png_image_begin_read_from_memory(&png, bytes.baseAddress, bytes.count) != 0 else {
             throw failure(&png, isComplete: chunks.isComplete)
         }
+        // The buffer is sized from Visage's reading of IHDR; libpng must agree before it writes into it.
+        guard Int(png.width) == header.width, Int(png.height) == header.height else {
+            png_image_free(&png)
+            throw .corrupt(.png, reason: "libpng reads IHDR as \(png.width)×\(png.height), not \(header.width)×\(header.height)")
+        }
         // 16-bit files without gAMA/sRGB are sRGB-encoded like 8-bit ones, not linear.
         png.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB)
         let hasColor = png.format & color != 0
