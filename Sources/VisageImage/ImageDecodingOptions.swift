@@ -11,7 +11,10 @@ public struct ImageDecodingOptions: Sendable, Hashable {
     /// before any pixel memory exists. 100 megapixels by default.
     public var pixelLimit: Int
 
-    public init(applyOrientation: Bool = true, maximumDimension: Int? = nil, pixelLimit: Int = 100_000_000) {
+    /// 100 megapixels: a 12 000 × 8 000 photo fits, a header claiming more is refused unless the caller raises it.
+    public static let defaultPixelLimit = 100_000_000
+
+    public init(applyOrientation: Bool = true, maximumDimension: Int? = nil, pixelLimit: Int = defaultPixelLimit) {
         self.applyOrientation = applyOrientation
         self.maximumDimension = maximumDimension
         self.pixelLimit = pixelLimit

@@ -29,10 +29,20 @@ struct ResizeTests {
         #expect(try image.resized(width: 2, height: 1, method: .area).packedPixels == [25, 45])
     }
 
-    @Test func rejectsEmptySizes() throws {
+    @Test func rejectsEmptyAndHugeSizes() throws {
         let image = try Image(width: 1, height: 1, pixelFormat: .gray8, pixels: [1])
         #expect(throws: ImageError.invalidParameter(name: "width", value: "0", rule: "must be positive")) {
             try image.resized(width: 0, height: 3, method: .area)
         }
+        #expect(throws: ImageError.imageTooLarge(width: 100_000_000, height: 2, limit: 100_000_000)) {
+            try image.resized(width: 100_000_000, height: 2, method: .bilinear)
+        }
+    }
+
+    @Test("Extreme ratios stay exact", arguments: [ResizeMethod.area, .bilinear])
+    func extremeRatios(_ method: ResizeMethod) throws {
+        let column = try Image(width: 1, height: 300, pixelFormat: .gray8, pixels: [UInt8](repeating: 77, count: 300))
+        #expect(try column.resized(width: 5, height: 1, method: method).packedPixels == [77, 77, 77, 77, 77])
+        #expect(try column.resized(width: 1, height: 1000, method: method).packedPixels.allSatisfy { $0 == 77 })
     }
 }
