@@ -51,8 +51,8 @@ AVX2_INLINE void store_n(float *p, __m256 v, size_t n) {
 /// The 8-wide tile serves panels with at most 8 channels left: half the FMAs, same loads.
 AVX2_INLINE void conv_tile(
     const size_t MR, const size_t NR, size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a,
-    const float *w, float *c, size_t c_stride, const float *residual, float min, float max,
-    const float *slopes) {
+    const float *w, float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes) {
     __m256 acc0[VISAGE_CONV_MR_MAX], acc1[VISAGE_CONV_MR_MAX];
     const __m256 bias0 = _mm256_loadu_ps(w), bias1 = NR == 16 ? _mm256_loadu_ps(w + 8) : bias0;
     UNROLL for (size_t i = 0; i < MR; i++) {
@@ -79,11 +79,12 @@ AVX2_INLINE void conv_tile(
     size_t offsets[VISAGE_CONV_MR_MAX];
     UNROLL for (size_t i = 0; i < MR; i++) offsets[i] = (i < mr ? i : mr - 1) * c_stride;
     if (residual != NULL) {
-        // Masked loads never read past the row's last channel.
-        const __m256i m0 = lane_mask(nc < 8 ? nc : 8), m1 = lane_mask(nc > 8 ? nc - 8 : 0);
+        // Masked loads never read past the residual row's last channel; the rest add zero.
+        const __m256i m0 = lane_mask(r_nc < 8 ? r_nc : 8), m1 = lane_mask(r_nc > 8 ? r_nc - 8 : 0);
         UNROLL for (size_t i = 0; i < MR; i++) {
-            acc0[i] = _mm256_add_ps(acc0[i], _mm256_maskload_ps(residual + offsets[i], m0));
-            if (NR == 16) acc1[i] = _mm256_add_ps(acc1[i], _mm256_maskload_ps(residual + offsets[i] + 8, m1));
+            const float *ri = residual + (i < mr ? i : mr - 1) * r_stride;
+            acc0[i] = _mm256_add_ps(acc0[i], _mm256_maskload_ps(ri, m0));
+            if (NR == 16) acc1[i] = _mm256_add_ps(acc1[i], _mm256_maskload_ps(ri + 8, m1));
         }
     }
     const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
@@ -108,14 +109,16 @@ AVX2_INLINE void conv_tile(
 
 AVX2 void visage_f32_conv_ukernel__avx2_fma_6x16(
     size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
-    float *c, size_t c_stride, const float *residual, float min, float max, const float *slopes) {
-    conv_tile(6, 16, mr, nc, kc, ks, a, w, c, c_stride, residual, min, max, slopes);
+    float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes) {
+    conv_tile(6, 16, mr, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
 }
 
 AVX2 void visage_f32_conv_ukernel__avx2_fma_6x8(
     size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
-    float *c, size_t c_stride, const float *residual, float min, float max, const float *slopes) {
-    conv_tile(6, 8, mr, nc, kc, ks, a, w, c, c_stride, residual, min, max, slopes);
+    float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes) {
+    conv_tile(6, 8, mr, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
 }
 
 /// Output pixels of one row, 16 channels per step; the tail of fewer than 16 channels reads

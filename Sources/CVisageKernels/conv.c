@@ -40,8 +40,8 @@ void visage_f32_conv_pack(
 
 void visage_f32_conv_run(
     visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
-    const visage_f32_epilogue *epilogue, const float *input, const float *residual, float *output,
-    size_t row_begin, size_t row_end) {
+    const visage_f32_epilogue *epilogue, const float *input, const float *residual,
+    size_t residual_channels, float *output, size_t row_begin, size_t row_end) {
     const visage_kernel_set *set = visage_kernel_set_get(isa);
     const size_t mr_max = set->conv_mr;
     const size_t kh = g->kernel_height, kw = g->kernel_width, ks = kh * kw;
@@ -113,8 +113,10 @@ void visage_f32_conv_run(
             const size_t nc = oc - n < VISAGE_CONV_PANEL ? oc - n : VISAGE_CONV_PANEL;
             const float *slopes = epilogue->slopes != NULL ? epilogue->slopes + n : NULL;
             const visage_f32_conv_ukernel_fn ukernel = nc <= 8 ? set->conv_narrow : set->conv;
+            const size_t rc = residual_channels, r_nc = rc > n ? (rc - n < nc ? rc - n : nc) : 0;
+            const float *r = residual != NULL && r_nc > 0 ? residual + p * rc + n : NULL;
             ukernel(mr, nc, depth, taps, a, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
-                    residual != NULL ? residual + p * oc + n : NULL, epilogue->min, epilogue->max, slopes);
+                    r, rc, r_nc, epilogue->min, epilogue->max, slopes);
         }
     }
     if (a != stack_pointers) free(a);

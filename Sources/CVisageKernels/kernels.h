@@ -11,12 +11,13 @@
 /// Implicit-GEMM convolution tile: `mr` (≤ the kernel's MR) pixels × `nc` (≤ 16) channels.
 /// `a` holds `ks × MR` input pointers, tap-major (a[t * MR + i] is pixel i's tap t, `kc`
 /// channels); rows i ≥ mr repeat a valid pixel and are computed but not stored. `w` is one
-/// packed panel: 16 biases, then ks × kc × 16 weights. `residual` (NULL, or laid out like `c`,
-/// may equal it) is added before the clamp; `slopes` (NULL or 16 values) is the panel's PReLU
-/// slopes.
+/// packed panel: 16 biases, then ks × kc × 16 weights. `residual` (NULL, or rows `r_stride`
+/// apart of which the first `r_nc` ≤ nc channels are added, the rest reading as zero; may equal
+/// `c`) is added before the clamp; `slopes` (NULL or 16 values) is the panel's PReLU slopes.
 typedef void (*visage_f32_conv_ukernel_fn)(
     size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
-    float *c, size_t c_stride, const float *residual, float min, float max, const float *slopes);
+    float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes);
 
 /// Depthwise convolution of `pixels` consecutive output pixels of one row. `input` holds the
 /// first pixel's `ks` tap pointers (each to `channels` values); each next pixel reads every tap
@@ -57,7 +58,7 @@ const visage_kernel_set *visage_kernel_set_get(visage_isa isa);
 #define VISAGE_DECLARE_SET(isa, conv_tile)                                                    \
     void visage_f32_conv_ukernel__##isa##_##conv_tile(                                        \
         size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, \
-        const float *, float, float, const float *);                                          \
+        const float *, size_t, size_t, float, float, const float *);                          \
     void visage_f32_dwconv_ukernel__##isa##_up16(                                             \
         size_t, size_t, size_t, const float *const *, size_t, const float *, float *, float, float, \
         const float *);                                                                       \
@@ -76,8 +77,8 @@ void visage_f32_vsigmoid_ukernel__portable_u1(size_t, const float *, float *);
 #if defined(__x86_64__) || defined(__i386__)
 VISAGE_DECLARE_SET(avx2_fma, 6x16)
 void visage_f32_conv_ukernel__avx2_fma_6x8(
-    size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, float,
-    float, const float *);
+    size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,
+    size_t, float, float, const float *);
 #endif
 #if defined(__aarch64__)
 VISAGE_DECLARE_SET(neon, 6x16)

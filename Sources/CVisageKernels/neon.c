@@ -39,7 +39,8 @@ NEON_INLINE float32x4_t load_n(const float *p, size_t n) {
 
 void visage_f32_conv_ukernel__neon_6x16(
     size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
-    float *c, size_t c_stride, const float *residual, float min, float max, const float *slopes) {
+    float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes) {
     enum { MR = 6 };
     float32x4_t acc[MR][4];
     const float32x4_t bias[4] = {vld1q_f32(w), vld1q_f32(w + 4), vld1q_f32(w + 8), vld1q_f32(w + 12)};
@@ -70,9 +71,9 @@ void visage_f32_conv_ukernel__neon_6x16(
             const size_t start = 4 * j;
             if (start >= nc) break;
             float32x4_t sum = acc[i][j];
-            if (residual != NULL) {
-                const float *ri = residual + i * c_stride + start;
-                sum = vaddq_f32(sum, nc - start >= 4 ? vld1q_f32(ri) : load_n(ri, nc - start));
+            if (residual != NULL && start < r_nc) {
+                const float *ri = residual + i * r_stride + start;
+                sum = vaddq_f32(sum, r_nc - start >= 4 ? vld1q_f32(ri) : load_n(ri, r_nc - start));
             }
             const float32x4_t v = epilogue(sum, vmin, vmax, slopes == NULL ? NULL : slopes + start);
             store_n(ci + start, v, nc - start);

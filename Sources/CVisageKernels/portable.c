@@ -13,7 +13,8 @@ static inline float clampf(float x, float lo, float hi) {
 
 void visage_f32_conv_ukernel__portable_2x16(
     size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
-    float *c, size_t c_stride, const float *residual, float min, float max, const float *slopes) {
+    float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes) {
     float acc[PORTABLE_MR][16];
     for (size_t i = 0; i < PORTABLE_MR; i++)
         for (size_t j = 0; j < 16; j++) acc[i][j] = w[j];
@@ -33,9 +34,9 @@ void visage_f32_conv_ukernel__portable_2x16(
     for (size_t i = 0; i < PORTABLE_MR; i++) {
         if (i >= mr) break;
         float *ci = c + i * c_stride;
-        const float *ri = residual != NULL ? residual + i * c_stride : NULL;
+        const float *ri = residual != NULL ? residual + i * r_stride : NULL;
         for (size_t j = 0; j < nc; j++) {
-            float v = clampf(ri != NULL ? acc[i][j] + ri[j] : acc[i][j], min, max);
+            float v = clampf(ri != NULL && j < r_nc ? acc[i][j] + ri[j] : acc[i][j], min, max);
             if (slopes != NULL && v < 0) v *= slopes[j];
             ci[j] = v;
         }

@@ -75,9 +75,10 @@ struct ConvolutionKernelTests {
         #expect(problems.isEmpty, "\(isa): \(problems)")
     }
 
-    enum Residual: String, CaseIterable, Sendable { case separate, inOutput }
+    enum Residual: String, CaseIterable, Sendable { case separate, inOutput, fewerChannels }
 
-    /// A fused residual ADD: added after the bias, before clamp and PReLU, also in place.
+    /// A fused residual ADD: added after the bias, before clamp and PReLU, also in place and
+    /// with fewer channels than the output (a fused channel PAD: the rest add zero).
     @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12]], Residual.allCases)
     func residualMatchesReference(_ testCase: Case, residual placement: Residual) {
         let shape = testCase.shape
@@ -86,15 +87,17 @@ struct ConvolutionKernelTests {
         let weights = random.floats(shape.outputChannels * shape.kernelHeight * shape.kernelWidth * shape.inputChannels)
         let bias = random.floats(shape.outputChannels)
         let epilogue = makeEpilogue(.clampAndPrelu, channels: shape.outputChannels, random: &random)
-        let residual = random.floats(shape.outputHeight * shape.outputWidth * shape.outputChannels, in: -2...2)
+        let residualChannels = placement == .fewerChannels ? (shape.outputChannels + 1) / 2 : shape.outputChannels
+        let pixels = shape.outputHeight * shape.outputWidth
+        let residual = random.floats(pixels * residualChannels, in: -2...2)
 
-        var expected = [Float](repeating: .nan, count: residual.count)
+        var expected = [Float](repeating: .nan, count: pixels * shape.outputChannels)
         var magnitudes = expected
         weights.withUnsafeBufferPointer { w in
             bias.withUnsafeBufferPointer { b in
                 ReferenceKernels.convolution(
                     shape: shape, input: input, weightsOHWI: w, bias: b, epilogue: epilogue, residual: residual,
-                    output: &expected, outputRows: 0..<shape.outputHeight)
+                    residualChannels: residualChannels, output: &expected, outputRows: 0..<shape.outputHeight)
             }
         }
         let absolute = (input.map(abs), weights.map(abs), bias.map(abs), residual.map(abs))
@@ -102,7 +105,7 @@ struct ConvolutionKernelTests {
             absolute.2.withUnsafeBufferPointer { b in
                 ReferenceKernels.convolution(
                     shape: shape, input: absolute.0, weightsOHWI: w, bias: b, epilogue: .init(), residual: absolute.3,
-                    output: &magnitudes, outputRows: 0..<shape.outputHeight)
+                    residualChannels: residualChannels, output: &magnitudes, outputRows: 0..<shape.outputHeight)
             }
         }
         let accumulation = Float(shape.kernelHeight * shape.kernelWidth * shape.inputChannels + 2)
@@ -115,9 +118,11 @@ struct ConvolutionKernelTests {
             }
             var output: [Float]
             switch placement {
-            case .separate:
-                output = [Float](repeating: .nan, count: residual.count)
-                packed.run(input: input, residual: residual, output: &output, outputRows: 0..<shape.outputHeight)
+            case .separate, .fewerChannels:
+                output = [Float](repeating: .nan, count: expected.count)
+                packed.run(
+                    input: input, residual: residual, residualChannels: residualChannels, output: &output,
+                    outputRows: 0..<shape.outputHeight)
             case .inOutput:
                 output = residual
                 output.withUnsafeMutableBufferPointer { out in

@@ -63,12 +63,13 @@ void visage_f32_conv_pack(
     const visage_conv_geometry *g, const float *weights_ohwi, const float *bias, float *packed);
 
 /// Writes output rows [row_begin, row_end). `zeros` holds `kernel_width × input_channels`
-/// zeros (what padding taps read). `residual` (NULL, or shaped like the output; may be the
-/// output itself) is added after the bias, before the epilogue.
+/// zeros (what padding taps read). `residual` (NULL, or shaped like the output but with
+/// `residual_channels` ≤ output channels, the missing ones reading as zero; may be the output
+/// itself when the channel counts agree) is added after the bias, before the epilogue.
 void visage_f32_conv_run(
     visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
-    const visage_f32_epilogue *epilogue, const float *input, const float *residual, float *output,
-    size_t row_begin, size_t row_end);
+    const visage_f32_epilogue *epilogue, const float *input, const float *residual,
+    size_t residual_channels, float *output, size_t row_begin, size_t row_end);
 
 /// Floats needed by `visage_f32_dwconv_pack`.
 size_t visage_f32_dwconv_packed_count(const visage_conv_geometry *g);

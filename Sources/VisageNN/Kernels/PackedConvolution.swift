@@ -51,15 +51,22 @@ package final class PackedConvolution: Sendable {
     /// Computes output rows `outputRows` (each `outputWidth × outputChannels` values, NHWC) from
     /// the whole input tensor (`inputHeight × inputWidth × inputChannels` values).
     ///
-    /// - Parameter residual: a tensor shaped like the output, added after the bias and before
-    ///   the epilogue, or nil. It fuses a following ADD into the convolution (the ADD's
-    ///   activation and a PRELU after it become the epilogue) when the convolution itself has no
-    ///   activation. It may be `output` itself; `input` must not overlap `output`.
+    /// - Parameters:
+    ///   - residual: a tensor added after the bias and before the epilogue, or nil. It fuses a
+    ///     following ADD into the convolution (the ADD's activation and a PRELU after it become
+    ///     the epilogue) when the convolution itself has no activation. Shaped like the output
+    ///     but with `residualChannels` channels; the channels past those add zero, which also
+    ///     fuses a PAD of the skip tensor's channel axis at the end. It may be `output` itself
+    ///     when the channel counts agree; `input` must not overlap `output`.
+    ///   - residualChannels: channels per residual pixel, 1...outputChannels; nil means
+    ///     `outputChannels`.
     package func run(
-        input: UnsafePointer<Float>, residual: UnsafePointer<Float>? = nil, output: UnsafeMutablePointer<Float>,
-        outputRows: Range<Int>
+        input: UnsafePointer<Float>, residual: UnsafePointer<Float>? = nil, residualChannels: Int? = nil,
+        output: UnsafeMutablePointer<Float>, outputRows: Range<Int>
     ) {
         precondition(outputRows.lowerBound >= 0 && outputRows.upperBound <= shape.outputHeight)
+        let residualChannels = residualChannels ?? shape.outputChannels
+        precondition((1...shape.outputChannels).contains(residualChannels), "residual channels \(residualChannels) out of 1...\(shape.outputChannels)")
         guard !outputRows.isEmpty else { return }
         var geometry = shape.geometry
         packed.withUnsafeBufferPointer { packed in
@@ -67,7 +74,7 @@ package final class PackedConvolution: Sendable {
                 epilogue.withKernelEpilogue(paddedSlopes: slopes) { epilogue in
                     visage_f32_conv_run(
                         isa.cValue, &geometry, packed.baseAddress, zeros.baseAddress, epilogue, input, residual,
-                        output, outputRows.lowerBound, outputRows.upperBound)
+                        residualChannels, output, outputRows.lowerBound, outputRows.upperBound)
                 }
             }
         }

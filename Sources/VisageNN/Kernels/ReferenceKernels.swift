@@ -4,12 +4,14 @@ import Foundation
 /// SIMD kernels against. Same arguments and semantics as the fast versions.
 package enum ReferenceKernels {
     /// Direct convolution. Weights are OHWI (TFLite's CONV_2D layout), bias one per output
-    /// channel; `residual` (shaped like the output) is added before the epilogue.
+    /// channel; `residual` (output pixels of `residualChannels`, zero past them) is added
+    /// before the epilogue.
     package static func convolution(
         shape: ConvolutionShape, input: UnsafePointer<Float>, weightsOHWI: UnsafeBufferPointer<Float>,
         bias: UnsafeBufferPointer<Float>?, epilogue: ConvolutionEpilogue, residual: UnsafePointer<Float>? = nil,
-        output: UnsafeMutablePointer<Float>, outputRows: Range<Int>
+        residualChannels: Int? = nil, output: UnsafeMutablePointer<Float>, outputRows: Range<Int>
     ) {
+        let residualChannels = residualChannels ?? shape.outputChannels
         let s = shape
         for oy in outputRows {
             for ox in 0..<s.outputWidth {
@@ -28,9 +30,9 @@ package enum ReferenceKernels {
                             }
                         }
                     }
-                    let index = (oy * s.outputWidth + ox) * s.outputChannels + oc
-                    if let residual { sum += residual[index] }
-                    output[index] = epilogue.apply(sum, channel: oc)
+                    let pixel = oy * s.outputWidth + ox
+                    if let residual, oc < residualChannels { sum += residual[pixel * residualChannels + oc] }
+                    output[pixel * s.outputChannels + oc] = epilogue.apply(sum, channel: oc)
                 }
             }
         }
