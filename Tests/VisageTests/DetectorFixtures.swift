@@ -17,8 +17,15 @@ struct DetectorFixtures: Decodable {
         var keypoints: [[Double]]
     }
 
+    struct RawOutputs: Decodable {
+        var regressors: String
+        var classificators: String
+    }
+
     struct Tensors: Decodable {
         var input: String?
+        /// The dense full-range model's outputs (the one Visage ships), recorded for one photo.
+        var dense: RawOutputs?
         var regressors: String
         var classificators: String
         var solution: [SolutionDetection]
