@@ -1,7 +1,9 @@
 // Convolution as implicit GEMM: weights packed once into panels of 16 output channels, then
 // each tile of MR output pixels gathers one input pointer per pixel and tap (padding taps
-// point at a zero row) and runs the set's microkernel over every panel. A 1×1 convolution is
-// the same with one tap, so it is a plain register-blocked GEMM.
+// point at zeros) and runs the set's microkernel over every panel. When a tile's windows lie
+// inside the input rows, a kernel row's taps are consecutive memory and become one tap of
+// kernel_width × input_channels. A 1×1 convolution is the same with one tap: a plain
+// register-blocked GEMM.
 #include "kernels.h"
 
 #include <stdlib.h>

@@ -8,8 +8,9 @@ import CVisageKernels
 /// is a plain GEMM. `run` is thread-safe and writes only the output rows it is given, so
 /// callers can split a layer across threads by rows.
 ///
-/// - Complexity: `shape.multiplyAccumulates` multiply-adds per full run; about 25–30 GMAC/s on
-///   one AVX2 core in release builds, far less in debug builds (C compiled at -O0).
+/// - Complexity: `shape.multiplyAccumulates` multiply-adds per full run: 25–38 GMAC/s on one
+///   AVX2 core for the models' 1×1 layers in release builds (`visage kernel-benchmark`), far
+///   less in debug builds, where C is compiled at -O0.
 package final class PackedConvolution: Sendable {
     package let shape: ConvolutionShape
     package let epilogue: ConvolutionEpilogue
