@@ -44,7 +44,7 @@ public struct Image: Sendable {
     /// Wraps caller memory without copying it: the zero-copy path for camera frames.
     ///
     /// The memory must stay valid and unchanged until `deallocator` runs, which happens once, when the
-    /// last copy of this image (and of any image sharing its storage) is gone. Mutating the image first
+    /// last copy of this image (and of any image sharing its storage) is gone, on the thread that drops it. Mutating the image first
     /// copies the pixels into memory Visage owns, so the caller's buffer is never written.
     ///
     /// ```swift

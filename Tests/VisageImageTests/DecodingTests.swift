@@ -61,6 +61,15 @@ struct DecodingTests {
         #expect(unchanged.packedPixels == full.packedPixels)
     }
 
+    @Test func jpegWarningsOtherThanTruncationAreTolerated() throws {
+        var bytes = try [UInt8](Fixtures.data("jpeg-baseline.jpg"))
+        #expect(bytes.suffix(2) == [0xFF, 0xD9])
+        // libjpeg warns "extraneous bytes before marker 0xd9" and still decodes every pixel.
+        bytes.insert(contentsOf: [0, 0, 0], at: bytes.count - 2)
+        let image = try Image(data: Data(bytes))
+        #expect(image.packedPixels == (try Image(contentsOf: Fixtures.url("jpeg-baseline.jpg"))).packedPixels)
+    }
+
     @Test func decodesFromDataLikeFromFile() throws {
         let fromFile = try Image(contentsOf: Fixtures.url("png-palette.png"))
         let fromData = try Image(data: Fixtures.data("png-palette.png"))
