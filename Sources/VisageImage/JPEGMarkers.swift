@@ -45,6 +45,9 @@ package struct JPEGMarkers {
                 height = Int(payload[payload.startIndex + 1]) << 8 | Int(payload[payload.startIndex + 2])
                 width = Int(payload[payload.startIndex + 3]) << 8 | Int(payload[payload.startIndex + 4])
                 components = Int(payload[payload.startIndex + 5])
+                guard width > 0, height > 0 else {
+                    throw .corrupt(.jpeg, reason: "frame size \(width)×\(height) is empty (DNL-defined heights are unsupported)")
+                }
                 isProgressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
                 sawFrame = true
             case 0xE1:
