@@ -4,8 +4,8 @@
 /// 2. Folds constants: DEQUANTIZE of a constant (float16 weights) and RESHAPE of a constant
 ///    become constants at load.
 /// 3. Fuses where it saves a pass over memory: a spatial PAD into the next convolution's implicit
-///    padding; a RELU/RELU6/RELU_N1_TO_1 into the producing convolution or elementwise
-///    operator's clamp; a per-channel PRELU into the convolution's epilogue.
+///    padding; a RELU/RELU6 into the producing convolution, arithmetic or pooling operator's
+///    clamp; a per-channel PRELU into the convolution's epilogue or after a residual ADD.
 /// 4. Builds each operation, which checks its shapes against the ones the file declares.
 /// 5. Makes RESHAPE free (its output shares its input's memory), then assigns arena offsets
 ///    greedily by size among buffers whose lifetimes overlap.
@@ -49,7 +49,7 @@ enum Planner {
 
         // Fusions, decided before building so fused operators can be skipped.
         var fusions: [Int: ConvolutionFusion] = [:]
-        var absorbed: [Int: (consumer: Int, activation: Activation)] = [:]
+        var absorbed: [Int: (consumer: Int, activation: Activation, slopes: [Float]?)] = [:]
         for (index, node) in nodes.enumerated() where !skipped[index] {
             switch node.code {
             case .conv2D, .depthwiseConv2D:
@@ -85,8 +85,12 @@ enum Planner {
                 case .pool(let options): own = options.activation
                 default: continue
                 }
-                if let next = soleConsumer(node.outputs[0]), !skipped[next], let merged = clamp(nodes[next], after: own) {
-                    absorbed[index] = (next, merged)
+                guard let next = soleConsumer(node.outputs[0]), !skipped[next] else { continue }
+                if let merged = clamp(nodes[next], after: own) {
+                    absorbed[index] = (next, merged, nil)
+                    skipped[next] = true
+                } else if node.code == .add, own == .none, let slopes = preluSlopes(graph, nodes[next], input: node.outputs[0]) {
+                    absorbed[index] = (next, own, slopes)
                     skipped[next] = true
                 }
             default:
@@ -116,7 +120,8 @@ enum Planner {
                 case .mul: .multiply
                 default: .divide
                 }
-                operations.append(try BinaryOperation(context, function: function, activation: fusedActivation ?? own, output: fusedOutput))
+                operations.append(try BinaryOperation(
+                    context, function: function, activation: fusedActivation ?? own, output: fusedOutput, slopes: absorbed[index]?.slopes))
             case .squaredDifference:
                 operations.append(try BinaryOperation(context, function: .squaredDifference, activation: .none))
             case .prelu:

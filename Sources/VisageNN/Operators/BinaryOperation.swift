@@ -1,43 +1,40 @@
 /// ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE and PRELU with TFLite's broadcasting (shapes aligned on
-/// the right, each pair of dimensions equal or one of them 1) and a fused clamp.
+/// the right, each pair of dimensions equal or one of them 1), a fused clamp and optionally a
+/// fused per-channel PRELU (the residual ADD → PRELU of the mesh).
 ///
 /// Equal shapes go straight to the contiguous ``Elementwise`` kernels; a per-channel second
-/// operand (PRELU's slopes, a bias) and a scalar have their own loops; anything else walks the
-/// broadcast with ``StridedWalk``.
+/// operand and anything else run as rows along the last axis, each operand either contiguous or
+/// repeated along the row, so the inner loop stays simple enough for the compiler to vectorise.
 struct BinaryOperation: Operation {
     enum Function: Sendable {
         case add, subtract, multiply, divide, squaredDifference, prelu
-
-        @inline(__always)
-        func callAsFunction(_ a: Float, _ b: Float) -> Float {
-            switch self {
-            case .add: a + b
-            case .subtract: a - b
-            case .multiply: a * b
-            case .divide: a / b
-            case .squaredDifference: (a - b) * (a - b)
-            case .prelu: a >= 0 ? a : a * b
-            }
-        }
     }
 
     private enum Layout: Sendable {
         /// Both operands have the output's shape.
         case equal(count: Int)
-        /// `b` repeats every `channels` values of `a` (and of the output).
-        case channelwise(count: Int, channels: Int)
-        case general(StridedWalk)
+        /// Rows of `length` values; `outer` walks the rows (offset A and B are the rows' starts),
+        /// and within a row A and B advance by `strideA` and `strideB` (1, or 0 when broadcast).
+        case rows(outer: StridedWalk, length: Int, strideA: Int, strideB: Int)
     }
 
     let function: Function
     let a: Int, b: Int, output: Int
     let minimum: Float, maximum: Float
+    /// Slopes of a PRELU fused after the clamp, one per channel of the output.
+    let slopes: [Float]?
+    private let count: Int
     private let layout: Layout
 
     var reads: [Int] { [a, b] }
     var writes: [Int] { [output] }
 
-    init(_ context: OperatorContext, function: Function, activation: Activation, output: Int? = nil) throws(ModelError) {
+    /// Values per block when a fused PRELU follows the arithmetic, so the second pass reads from L1.
+    private static let blockLength = 4096
+
+    init(
+        _ context: OperatorContext, function: Function, activation: Activation, output: Int? = nil, slopes: [Float]? = nil
+    ) throws(ModelError) {
         try context.expect(inputs: 2, outputs: 1)
         self.function = function
         a = try context.input(0)
@@ -60,55 +57,93 @@ struct BinaryOperation: Operation {
             throw context.invalid("slopes \(shapeB) must broadcast to the input \(shapeA)")
         }
         try context.expectShape(self.output, shape)
-        let count = shape.reduce(1, *)
-        let channels = shape.last ?? 1
+        if let slopes, slopes.count != shape.last ?? 1 {
+            throw context.invalid("a fused PRELU has \(slopes.count) slopes for \(shape.last ?? 1) channels")
+        }
+        self.slopes = slopes
+        count = shape.reduce(1, *)
         if paddedA == shape, paddedB == shape {
             layout = .equal(count: count)
-        } else if paddedA == shape, paddedB.dropLast().allSatisfy({ $0 == 1 }), count > 0,
-                  paddedB.last == channels || shapeB.reduce(1, *) == 1 {
-            layout = .channelwise(count: count, channels: shapeB.reduce(1, *))
         } else {
+            let length = shape.last ?? 1
             func strides(_ padded: [Int]) -> [Int] {
                 zip(StridedWalk.strides(of: padded), padded).map { $1 == 1 ? 0 : $0 }
             }
-            layout = .general(StridedWalk(dimensions: shape, stridesA: strides(paddedA), stridesB: strides(paddedB)))
+            let stridesA = strides(paddedA), stridesB = strides(paddedB)
+            layout = .rows(
+                outer: StridedWalk(
+                    dimensions: Array(shape.dropLast()), stridesA: Array(stridesA.dropLast()), stridesB: Array(stridesB.dropLast())),
+                length: length, strideA: stridesA.last ?? 0, strideB: stridesB.last ?? 0)
         }
     }
 
     func run(_ tensors: TensorPointers, threads: Int) {
         let x = UnsafePointer(tensors[a]), y = UnsafePointer(tensors[b]), out = tensors[output]
-        switch layout {
-        case .equal(let count):
-            switch function {
-            case .add: Elementwise.add(x, y, out, count: count, min: minimum, max: maximum)
-            case .subtract: Elementwise.subtract(x, y, out, count: count, min: minimum, max: maximum)
-            case .multiply: Elementwise.multiply(x, y, out, count: count, min: minimum, max: maximum)
-            default: loop(count: count) { function(x[$0], y[$0]) }
-            }
-        case .channelwise(let count, let channels):
-            if function == .prelu, minimum == -.infinity, maximum == .infinity {
-                Elementwise.prelu(x, slopes: y, channels: channels, out, count: count)
-            } else {
-                var index = 0
-                while index < count {
-                    for channel in 0 ..< channels {
-                        out[index + channel] = clamp(function(x[index + channel], y[channel]))
-                    }
-                    index += channels
+        switch (layout, function) {
+        case (.equal(let count), .add) where slopes == nil:
+            Elementwise.add(x, y, out, count: count, min: minimum, max: maximum)
+        case (.equal(let count), .subtract) where slopes == nil:
+            Elementwise.subtract(x, y, out, count: count, min: minimum, max: maximum)
+        case (.equal(let count), .multiply) where slopes == nil:
+            Elementwise.multiply(x, y, out, count: count, min: minimum, max: maximum)
+        case (.equal(let count), .add):
+            // Add then PRELU block by block, while the block is still in L1.
+            slopes!.withUnsafeBufferPointer { slopes in
+                let channels = slopes.count
+                let block = max(Self.blockLength / channels, 1) * channels
+                var start = 0
+                while start < count {
+                    let length = min(block, count - start)
+                    Elementwise.add(x + start, y + start, out + start, count: length, min: minimum, max: maximum)
+                    Elementwise.prelu(out + start, slopes: slopes.baseAddress!, channels: channels, out + start, count: length)
+                    start += length
                 }
             }
-        case .general(let walk):
-            walk.forEach { index, offsetA, offsetB in out[index] = clamp(function(x[offsetA], y[offsetB])) }
+            return
+        default:
+            switch function {
+            case .add: apply(x, y, out) { $0 + $1 }
+            case .subtract: apply(x, y, out) { $0 - $1 }
+            case .multiply: apply(x, y, out) { $0 * $1 }
+            case .divide: apply(x, y, out) { $0 / $1 }
+            case .squaredDifference: apply(x, y, out) { ($0 - $1) * ($0 - $1) }
+            case .prelu: apply(x, y, out) { $0 >= 0 ? $0 : $0 * $1 }
+            }
         }
-
-        @inline(__always)
-        func loop(count: Int, _ value: (Int) -> Float) {
-            for index in 0 ..< count { out[index] = clamp(value(index)) }
+        if let slopes {
+            slopes.withUnsafeBufferPointer { slopes in
+                Elementwise.prelu(out, slopes: slopes.baseAddress!, channels: slopes.count, out, count: count)
+            }
         }
     }
 
+    /// `out = clamp(f(x, y))` over the layout, specialised per `f` so the inner loop vectorises.
     @inline(__always)
-    private func clamp(_ value: Float) -> Float {
-        Swift.min(Swift.max(value, minimum), maximum)
+    private func apply(
+        _ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>,
+        _ f: (Float, Float) -> Float
+    ) {
+        let low = minimum, high = maximum
+        @inline(__always) func clamp(_ value: Float) -> Float { value < low ? low : (value > high ? high : value) }
+        switch layout {
+        case .equal(let count):
+            for index in 0 ..< count { out[index] = clamp(f(x[index], y[index])) }
+        case .rows(let outer, let length, let strideA, let strideB):
+            outer.forEach { row, offsetA, offsetB in
+                let to = out + row * length, p = x + offsetA, q = y + offsetB
+                switch (strideA, strideB) {
+                case (1, 1): for index in 0 ..< length { to[index] = clamp(f(p[index], q[index])) }
+                case (1, _):
+                    let value = q[0]
+                    for index in 0 ..< length { to[index] = clamp(f(p[index], value)) }
+                case (_, 1):
+                    let value = p[0]
+                    for index in 0 ..< length { to[index] = clamp(f(value, q[index])) }
+                default:
+                    let value = clamp(f(p[0], q[0]))
+                    for index in 0 ..< length { to[index] = value }
+                }
+            }
+        }
     }
 }

@@ -33,27 +33,30 @@ struct MaxPoolOperation: Operation {
 
     func run(_ tensors: TensorPointers, threads: Int) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
-        let (minimum, maximum) = options.activation.bounds
+        let (low, high) = options.activation.bounds
+        let channels = channels
         var out = y
         for image in 0 ..< batch {
             let base = x + image * inputHeight * inputWidth * channels
             for oy in 0 ..< outputHeight {
                 let y0 = max(oy * options.strideY - padTop, 0)
-                let y1 = min(oy * options.strideY - padTop + options.filterHeight, inputHeight)
+                let y1 = max(min(oy * options.strideY - padTop + options.filterHeight, inputHeight), y0)
                 for ox in 0 ..< outputWidth {
                     let x0 = max(ox * options.strideX - padLeft, 0)
-                    let x1 = min(ox * options.strideX - padLeft + options.filterWidth, inputWidth)
-                    out.update(repeating: -.infinity, count: channels)
-                    for iy in y0 ..< max(y0, y1) {
-                        for ix in x0 ..< max(x0, x1) {
+                    let x1 = max(min(ox * options.strideX - padLeft + options.filterWidth, inputWidth), x0)
+                    // Start from the clamp's floor (-∞ without activation); `>` selects, so it vectorises.
+                    for channel in 0 ..< channels { out[channel] = low }
+                    for iy in y0 ..< y1 {
+                        for ix in x0 ..< x1 {
                             let pixel = base + (iy * inputWidth + ix) * channels
                             for channel in 0 ..< channels {
-                                out[channel] = max(out[channel], pixel[channel])
+                                let value = pixel[channel]
+                                out[channel] = value > out[channel] ? value : out[channel]
                             }
                         }
                     }
-                    for channel in 0 ..< channels {
-                        out[channel] = min(max(out[channel], minimum), maximum)
+                    if high < .infinity {
+                        for channel in 0 ..< channels { out[channel] = out[channel] > high ? high : out[channel] }
                     }
                     out += channels
                 }

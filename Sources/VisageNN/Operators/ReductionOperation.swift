@@ -6,6 +6,8 @@ struct ReductionOperation: Operation {
     let divisor: Float
     /// Walks the input; offset B is the output element each input element adds to.
     private let walk: StridedWalk
+    /// When the reduced axes are the trailing ones: each output sums this many contiguous inputs.
+    private let trailingRun: Int?
 
     var reads: [Int] { [input] }
     var writes: [Int] { [output] }
@@ -28,14 +30,25 @@ struct ReductionOperation: Operation {
             dimensions: shape, stridesA: StridedWalk.strides(of: shape),
             stridesB: shape.indices.map { reduced.contains($0) ? 0 : keptStrides[$0] })
         outputCount = kept.reduce(1, *)
+        let firstReduced = reduced.min() ?? shape.count
+        trailingRun = reduced.count == shape.count - firstReduced ? shape[firstReduced...].reduce(1, *) : nil
         let reducedCount = reduced.map { shape[$0] }.reduce(1, *)
         divisor = mean ? Float(max(reducedCount, 1)) : 1
     }
 
     func run(_ tensors: TensorPointers, threads: Int) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
-        y.update(repeating: 0, count: outputCount)
-        walk.forEach { _, from, to in y[to] += x[from] }
+        if let run = trailingRun {
+            for index in 0 ..< outputCount {
+                let from = x + index * run
+                var sum: Float = 0
+                for offset in 0 ..< run { sum += from[offset] }
+                y[index] = sum
+            }
+        } else {
+            y.update(repeating: 0, count: outputCount)
+            walk.forEach { _, from, to in y[to] += x[from] }
+        }
         if divisor != 1 {
             let scale = 1 / divisor
             for index in 0 ..< outputCount { y[index] *= scale }
