@@ -220,6 +220,28 @@ AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
     }
 }
 
+AVX2 void visage_f32_maxpool_ukernel__avx2_fma_u16(
+    size_t channels, size_t ks, const float *const *input, float *output, float min, float max) {
+    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
+    size_t c = 0;
+    for (; c + 16 <= channels; c += 16) {
+        __m256 m0 = _mm256_loadu_ps(input[0] + c), m1 = _mm256_loadu_ps(input[0] + c + 8);
+        for (size_t t = 1; t < ks; t++) {
+            m0 = _mm256_max_ps(m0, _mm256_loadu_ps(input[t] + c));
+            m1 = _mm256_max_ps(m1, _mm256_loadu_ps(input[t] + c + 8));
+        }
+        _mm256_storeu_ps(output + c, _mm256_min_ps(_mm256_max_ps(m0, vmin), vmax));
+        _mm256_storeu_ps(output + c + 8, _mm256_min_ps(_mm256_max_ps(m1, vmin), vmax));
+    }
+    for (; c < channels; c += 8) {
+        const size_t n = channels - c < 8 ? channels - c : 8;
+        const __m256i mask = lane_mask(n);
+        __m256 m = _mm256_maskload_ps(input[0] + c, mask);
+        for (size_t t = 1; t < ks; t++) m = _mm256_max_ps(m, _mm256_maskload_ps(input[t] + c, mask));
+        store_n(output + c, _mm256_min_ps(_mm256_max_ps(m, vmin), vmax), n);
+    }
+}
+
 #define AVX2_VBINARY(name, op)                                                                   \
     AVX2 void visage_f32_##name##_ukernel__avx2_fma_u16(                                         \
         size_t n, const float *a, const float *b, float *out, float min, float max) {           \

@@ -27,6 +27,11 @@ typedef void (*visage_f32_dwconv_ukernel_fn)(
     size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
     const float *w, float *output, float min, float max, const float *slopes);
 
+/// Max pooling of one output pixel: the largest of `ks` (≥ 1) input pixels of `channels`
+/// values each, clamped.
+typedef void (*visage_f32_maxpool_ukernel_fn)(
+    size_t channels, size_t ks, const float *const *input, float *output, float min, float max);
+
 typedef void (*visage_f32_vbinary_ukernel_fn)(
     size_t n, const float *a, const float *b, float *out, float min, float max);
 typedef void (*visage_f32_vclamp_ukernel_fn)(size_t n, const float *x, float *out, float min, float max);
@@ -42,6 +47,7 @@ typedef struct visage_kernel_set {
     size_t conv_mr;
     visage_f32_dwconv_ukernel_fn dwconv;    // any number of taps
     visage_f32_dwconv_ukernel_fn dwconv_9;  // exactly 9 taps: the 3×3 fast path
+    visage_f32_maxpool_ukernel_fn maxpool;
     visage_f32_vbinary_ukernel_fn vadd, vmul, vsub;
     visage_f32_vclamp_ukernel_fn vclamp;
     visage_f32_vprelu_ukernel_fn vprelu;
@@ -65,6 +71,8 @@ const visage_kernel_set *visage_kernel_set_get(visage_isa isa);
     void visage_f32_dwconv_ukernel__##isa##_9p16(                                             \
         size_t, size_t, size_t, const float *const *, size_t, const float *, float *, float, float, \
         const float *);                                                                       \
+    void visage_f32_maxpool_ukernel__##isa##_u16(                                             \
+        size_t, size_t, const float *const *, float *, float, float);                          \
     void visage_f32_vadd_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \
     void visage_f32_vmul_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \
     void visage_f32_vsub_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \

@@ -144,6 +144,17 @@ void visage_f32_dwconv_ukernel__neon_9p16(
     }
 }
 
+void visage_f32_maxpool_ukernel__neon_u16(
+    size_t channels, size_t ks, const float *const *input, float *output, float min, float max) {
+    const float32x4_t vmin = vdupq_n_f32(min), vmax = vdupq_n_f32(max);
+    for (size_t c = 0; c < channels; c += 4) {
+        const size_t n = channels - c < 4 ? channels - c : 4;
+        float32x4_t m = n == 4 ? vld1q_f32(input[0] + c) : load_n(input[0] + c, n);
+        for (size_t t = 1; t < ks; t++) m = vmaxq_f32(m, n == 4 ? vld1q_f32(input[t] + c) : load_n(input[t] + c, n));
+        store_n(output + c, vminq_f32(vmaxq_f32(m, vmin), vmax), n);
+    }
+}
+
 #define NEON_VBINARY(name, op)                                                                    \
     void visage_f32_##name##_ukernel__neon_u16(                                                   \
         size_t n, const float *a, const float *b, float *out, float min, float max) {            \

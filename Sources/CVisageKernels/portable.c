@@ -73,6 +73,15 @@ void visage_f32_dwconv_ukernel__portable_9p16(
     visage_f32_dwconv_ukernel__portable_up16(pixels, channels, 9, input, input_step, w, output, min, max, slopes);
 }
 
+void visage_f32_maxpool_ukernel__portable_u16(
+    size_t channels, size_t ks, const float *const *input, float *output, float min, float max) {
+    for (size_t c = 0; c < channels; c++) {
+        float m = input[0][c];
+        for (size_t t = 1; t < ks; t++) m = input[t][c] > m ? input[t][c] : m;
+        output[c] = clampf(m, min, max);
+    }
+}
+
 #define PORTABLE_VBINARY(name, op)                                                     \
     void visage_f32_##name##_ukernel__portable_u16(                                    \
         size_t n, const float *a, const float *b, float *out, float min, float max) { \

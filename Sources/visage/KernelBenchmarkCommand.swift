@@ -15,7 +15,7 @@ struct KernelBenchmarkCommand: ParsableCommand {
         commandName: "kernel-benchmark",
         abstract: "Time the convolution and elementwise kernels (GMAC/s); build with -c release.",
         discussion: "Each layer runs once to warm up, then --runs times; the median and the fastest run are printed. "
-            + "Add rows are in G adds/s.")
+            + "Max-pool rows count comparisons, add rows additions.")
 
     @Option(help: "Timed runs per layer (1...10000).")
     var runs = 50

@@ -85,6 +85,13 @@ void visage_f32_dwconv_run(
     const visage_f32_epilogue *epilogue, const float *input, float *output,
     size_t row_begin, size_t row_end);
 
+/// MAX_POOL_2D of output rows [row_begin, row_end) (input and output channels equal): the
+/// largest input under each window, taps outside the input ignored (-infinity when none is
+/// inside), then clamped to [min, max].
+void visage_f32_maxpool_run(
+    visage_isa isa, const visage_conv_geometry *g, const float *input, float *output,
+    size_t row_begin, size_t row_end, float min, float max);
+
 /// out = clamp(a op b, min, max) for n values; `out` may alias `a` or `b`.
 void visage_f32_vadd(visage_isa isa, const float *a, const float *b, float *out, size_t n, float min, float max);
 void visage_f32_vmul(visage_isa isa, const float *a, const float *b, float *out, size_t n, float min, float max);

@@ -5,7 +5,7 @@
 package enum KernelBenchmark {
     /// One layer to time.
     package struct Layer: Sendable {
-        package enum Kind: String, Sendable { case convolution, depthwise, add }
+        package enum Kind: String, Sendable { case convolution, depthwise, maxPool, add }
         package var name: String
         package var kind: Kind
         package var shape: ConvolutionShape
@@ -18,11 +18,13 @@ package enum KernelBenchmark {
             self.epilogue = epilogue
         }
 
-        /// Multiply-accumulates per run (for `add`: one per output value).
+        /// Multiply-accumulates per run (for `maxPool`: one comparison per tap; for `add`: one
+        /// per output value).
         package var operations: Int {
             switch kind {
             case .convolution: shape.multiplyAccumulates
-            case .depthwise: shape.outputHeight * shape.outputWidth * shape.outputChannels * shape.kernelHeight * shape.kernelWidth
+            case .depthwise, .maxPool:
+                shape.outputHeight * shape.outputWidth * shape.outputChannels * shape.kernelHeight * shape.kernelWidth
             case .add: shape.outputHeight * shape.outputWidth * shape.outputChannels
             }
         }
@@ -74,6 +76,7 @@ package enum KernelBenchmark {
             Layer(name: "short 1×1 8×8×96→96", kind: .convolution, shape: pointwise(8, 96, 96), epilogue: .init()),
             Layer(name: "short dw 3×3 64×64×24", kind: .depthwise, shape: spatial(64, 24, 24, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
             Layer(name: "1×1 32×32×96→96 (REFERENCE §3)", kind: .convolution, shape: pointwise(32, 96, 96), epilogue: relu),
+            Layer(name: "short maxpool 2×2/2 64×64×24", kind: .maxPool, shape: spatial(64, 24, 24, kernel: 2, stride: 2, pad: 0), epilogue: .init()),
             Layer(name: "add+relu 64×64×32", kind: .add, shape: pointwise(64, 32, 32), epilogue: relu),
         ]
     }()
@@ -100,6 +103,12 @@ package enum KernelBenchmark {
                     PackedDepthwiseConvolution(shape: s, weightsHWC: $0, bias: nil, epilogue: layer.epilogue, isa: isa)
                 }
                 body = { packed.run(input: input, output: $0, outputRows: 0..<s.outputHeight) }
+            case .maxPool:
+                body = {
+                    Pooling.maxPool(
+                        shape: s, input: input, output: $0, outputRows: 0..<s.outputHeight,
+                        min: layer.epilogue.min, max: layer.epilogue.max, isa: isa)
+                }
             case .add:
                 let other = input.map { -$0 * 0.5 }
                 body = { Elementwise.add(input, other, $0, count: input.count, min: layer.epilogue.min, max: layer.epilogue.max, isa: isa) }

@@ -67,6 +67,33 @@ package enum ReferenceKernels {
         }
     }
 
+    /// MAX_POOL_2D: the largest input under each window (taps outside ignored, -infinity when
+    /// none is inside), clamped.
+    package static func maxPool(
+        shape: ConvolutionShape, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        outputRows: Range<Int>, min: Float = -.infinity, max: Float = .infinity
+    ) {
+        let s = shape
+        let channels = s.outputChannels
+        for oy in outputRows {
+            for ox in 0..<s.outputWidth {
+                for c in 0..<channels {
+                    var largest = -Float.infinity
+                    for ky in 0..<s.kernelHeight {
+                        let iy = oy * s.strideY - s.padTop + ky
+                        guard iy >= 0, iy < s.inputHeight else { continue }
+                        for kx in 0..<s.kernelWidth {
+                            let ix = ox * s.strideX - s.padLeft + kx
+                            guard ix >= 0, ix < s.inputWidth else { continue }
+                            largest = Swift.max(largest, input[(iy * s.inputWidth + ix) * channels + c])
+                        }
+                    }
+                    output[(oy * s.outputWidth + ox) * channels + c] = Swift.min(Swift.max(largest, min), max)
+                }
+            }
+        }
+    }
+
     package static func add(
         _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>,
         count: Int, min: Float = -.infinity, max: Float = .infinity

@@ -1,0 +1,44 @@
+import Testing
+import VisageNN
+
+/// `Pooling.maxPool` against `ReferenceKernels.maxPool` for every available kernel set; a
+/// maximum rounds nothing, so they must agree exactly.
+struct PoolingKernelTests {
+    static func shape(
+        _ height: Int, _ width: Int, channels: Int, output: (Int, Int), kernel: Int, stride: Int, pad: Int = 0
+    ) -> ConvolutionShape {
+        ConvolutionShape(
+            inputHeight: height, inputWidth: width, inputChannels: channels,
+            outputHeight: output.0, outputWidth: output.1, outputChannels: channels,
+            kernelHeight: kernel, kernelWidth: kernel, strideY: stride, strideX: stride, padTop: pad, padLeft: pad)
+    }
+
+    /// 2×2/2 (the models' pools) on even and odd sizes, 3×3/2 with SAME padding, a window past
+    /// the input, and channel counts around the 8- and 16-lane steps.
+    static let shapes: [ConvolutionShape] = [
+        shape(6, 8, channels: 1, output: (3, 4), kernel: 2, stride: 2),
+        shape(7, 5, channels: 7, output: (4, 3), kernel: 2, stride: 2),
+        shape(4, 4, channels: 8, output: (2, 2), kernel: 2, stride: 2),
+        shape(6, 6, channels: 13, output: (3, 3), kernel: 2, stride: 2),
+        shape(4, 6, channels: 16, output: (2, 3), kernel: 2, stride: 2),
+        shape(5, 5, channels: 17, output: (3, 3), kernel: 3, stride: 2, pad: 1),
+        shape(4, 3, channels: 35, output: (2, 2), kernel: 3, stride: 2, pad: 1),
+        shape(2, 2, channels: 5, output: (3, 3), kernel: 2, stride: 2, pad: 2),
+    ]
+
+    @Test(arguments: shapes, KernelISA.available)
+    func matchesReference(shape: ConvolutionShape, isa: KernelISA) {
+        var random = SeededGenerator(seed: fixedSeed("maxpool \(shape.inputHeight) \(shape.inputWidth) \(shape.inputChannels)"))
+        let input = random.floats(shape.inputHeight * shape.inputWidth * shape.inputChannels, in: -4...4)
+        let count = shape.outputHeight * shape.outputWidth * shape.outputChannels
+        for (min, max) in [(-Float.infinity, Float.infinity), (0, 6), (-1, 1)] {
+            var expected = [Float](repeating: .nan, count: count)
+            ReferenceKernels.maxPool(shape: shape, input: input, output: &expected, outputRows: 0..<shape.outputHeight, min: min, max: max)
+            var output = [Float](repeating: .nan, count: count)
+            let split = shape.outputHeight / 2
+            Pooling.maxPool(shape: shape, input: input, output: &output, outputRows: 0..<split, min: min, max: max, isa: isa)
+            Pooling.maxPool(shape: shape, input: input, output: &output, outputRows: split..<shape.outputHeight, min: min, max: max, isa: isa)
+            #expect(output == expected, "\(isa) clamp \(min)...\(max)")
+        }
+    }
+}
