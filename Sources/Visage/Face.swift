@@ -4,10 +4,11 @@ import Foundation
 public struct Face: Sendable, Hashable {
     /// The face box in pixels of the upright picture, origin at the top left.
     public let frame: CGRect
-    /// Rotation about the horizontal axis, degrees, positive when the face looks up (an estimate).
+    /// Rotation about the horizontal axis, degrees, positive when the face looks up (a coarse estimate,
+    /// see ``FaceObservation``).
     public let headEulerAngleX: Double
     /// Rotation about the vertical axis, degrees, positive when the face turns towards the picture's
-    /// right (an estimate).
+    /// right (a coarse estimate).
     public let headEulerAngleY: Double
     /// Rotation in the picture plane, degrees, positive counter-clockwise (measured from the eyes).
     public let headEulerAngleZ: Double

@@ -7,8 +7,10 @@ import Foundation
 ///
 /// Angles use ML Kit's signs (Vision documents none): `roll` is positive when the face is turned
 /// counter-clockwise in the picture, `yaw` when it turns towards the picture's right, `pitch` when it
-/// looks up. Roll is measured from the eyes; yaw and pitch are estimates from the six keypoints with an
-/// average head model, good to ten degrees or so near a frontal pose and unreliable beyond ±60°.
+/// looks up. Roll is the angle of the line through the eyes. Yaw and pitch are coarse estimates from the
+/// six keypoints and an average head (see `HeadAngles`): on the sample photos one frontal face read 5°
+/// and 20° of pitch at two sizes, so expect errors of 15° and more, and no meaning beyond ±60°. The
+/// face-mesh stage brings a fitted pose.
 public struct FaceObservation: Sendable, Hashable, Codable, Identifiable {
     public let uuid: UUID
     /// The detector's score for this face, 0…1.

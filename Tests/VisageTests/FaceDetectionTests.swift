@@ -62,6 +62,26 @@ import Visage
         }
     }
 
+    @Test func errorMessagesNameTheValueAndTheRule() {
+        #expect(FaceDetectionError.invalidParameter(name: "minFaceSize", value: "1.5", rule: "must be a fraction of the image width in 0…1").description
+            == "minFaceSize = 1.5 is invalid: must be a fraction of the image width in 0…1")
+        #expect(FaceDetectionError.model(name: "face_detection_short_range.tflite", reason: "missing").description
+            == "face detector model face_detection_short_range.tflite: missing")
+    }
+
+    /// One shared model, interpreters borrowed per call: concurrent detections agree with a lone one.
+    @Test func concurrentDetectionsAgree() async throws {
+        let image = try Image(contentsOf: DetectorFixtures.url("two-faces.png"))
+        let alone = try await DetectFaceRectanglesRequest().perform(on: image).map(\.boundingBox)
+        let results = try await withThrowingTaskGroup(of: [NormalizedRect].self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await DetectFaceRectanglesRequest().perform(on: image).map(\.boundingBox) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 8 && results.allSatisfy { $0 == alone })
+    }
+
     @Test func imageWithoutFacesGivesNoObservations() async throws {
         let faces = try await DetectFaceRectanglesRequest().perform(on: DetectorFixtures.url("no-face.png"))
         #expect(faces.isEmpty)

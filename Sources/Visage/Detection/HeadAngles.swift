@@ -14,9 +14,11 @@ import Foundation
 ///   t₀ = 0.57 of the way from the eye line down to the mouth on a level face and 2.5 cm in front of the
 ///   eyes and mouth, which are 7 cm apart; looking up by `pitch` moves it up by 2.5/7·tan(pitch) of that
 ///   distance.
-///   These hold for an average adult face, not the individual one: expect errors of 10° and more, growing
-///   with the angle, and no meaning beyond about ±60° where the far ear and eye are hidden and the
-///   detector guesses their keypoints. The landmarks (face mesh) stage replaces them with a fitted pose.
+///   These hold for an average adult face, not the individual one, and the detector's keypoints are
+///   coarse (on the sample photos the same frontal face read 5° and 20° of pitch at two sizes): expect
+///   errors of 15° and more, growing with the angle, and no meaning beyond about ±60° where the far ear
+///   and eye are hidden and the detector guesses their keypoints. The landmarks (face mesh) stage
+///   replaces them with a fitted pose. Not measured against ground truth.
 package struct HeadAngles: Sendable, Hashable {
     package var roll: Double
     package var yaw: Double
