@@ -51,4 +51,23 @@ struct WarpAffineTests {
         #expect(zero == [-1, -1, -1])
         #expect(edge.allSatisfy { abs($0 - (-1 + 400 / 255)) < 1e-6 })
     }
+
+    @Test("Huge and non-finite transforms sample the border", arguments: [WarpBorder.zero, .replicate])
+    func hugeAndNonFiniteTransforms(_ border: WarpBorder) throws {
+        var generator = SeededGenerator(state: 99)
+        let image = try randomImage(width: 6, height: 4, format: .rgb8, using: &generator)
+        for transform in [AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 1e12, ty: 2), AffineTransform(a: 3e9, b: 0, c: 0, d: -1e10, tx: 0, ty: 3)] {
+            var tensor = [Float](repeating: .nan, count: 5 * 3 * 3)
+            tensor.withUnsafeMutableBufferPointer {
+                image.warpAffine(into: $0, width: 5, height: 3, transform: transform, valueRange: 0...1, border: border)
+            }
+            let expected = referenceWarp(image, width: 5, height: 3, transform: transform, valueRange: 0...1, border: border)
+            #expect(zip(tensor, expected).allSatisfy { abs($0 - $1) <= 1e-4 }, "\(transform)")
+        }
+        var tensor = [Float](repeating: .nan, count: 3)
+        let nan = AffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+        tensor.withUnsafeMutableBufferPointer { image.warpAffine(into: $0, width: 1, height: 1, transform: nan, valueRange: -1...1, border: border) }
+        #expect(tensor.allSatisfy { $0.isFinite })
+        if border == .zero { #expect(tensor == [-1, -1, -1]) }
+    }
 }
