@@ -39,6 +39,21 @@ import Visage
         #expect(projected.keypoints == [SIMD2(0.5, 0.5)])
     }
 
+    @Test func cutsOnlyAtInnerEdges() {
+        // A tile in the top-left corner of a 1000×1000 picture: its left and top edges are the picture's.
+        let tile = DetectionWindow(originX: 0, originY: 0, side: 400, imageWidth: 1000, imageHeight: 1000)
+        func box(_ x: Float, _ y: Float, _ side: Float) -> Detection {
+            Detection(xMin: x / 1000, yMin: y / 1000, width: side / 1000, height: side / 1000, keypoints: [], score: 1)
+        }
+        #expect(!tile.cuts(box(0, 0, 50)), "at the picture's own edge")
+        #expect(!tile.cuts(box(200, 200, 50)), "well inside")
+        #expect(tile.cuts(box(360, 100, 50)), "across the right edge, inside the picture")
+        #expect(tile.cuts(box(100, 390, 50)), "across the bottom edge")
+        let inner = DetectionWindow(originX: 300, originY: 300, side: 400, imageWidth: 1000, imageHeight: 1000)
+        #expect(inner.cuts(box(295, 400, 50)) && inner.cuts(box(400, 301, 50)))
+        #expect(!inner.cuts(box(400, 400, 50)))
+    }
+
     /// The letterboxed input tensor Visage's warp builds, against the one MediaPipe's OpenCV path builds
     /// (8-bit bilinear with fixed-point weights, so values may differ by a step or two of 1/127.5).
     static let recordedInputs = DetectorFixtures.shared.photos.flatMap { photo in

@@ -53,6 +53,19 @@ package struct DetectionWindow: Sendable, Hashable {
             tx: origin.x, ty: origin.y)
     }
 
+    /// True when `detection` (normalized to the upright picture) reaches within 2 % of the window's side
+    /// of an edge that lies inside the picture: the face is probably cut by the window.
+    package func cuts(_ detection: Detection) -> Bool {
+        let margin = side * 0.02
+        let (width, height) = (Double(imageWidth), Double(imageHeight))
+        let left = Double(detection.xMin) * width, right = Double(detection.xMax) * width
+        let top = Double(detection.yMin) * height, bottom = Double(detection.yMax) * height
+        return (originX > 0 && left < originX + margin)
+            || (originY > 0 && top < originY + margin)
+            || (originX + side < width && right > originX + side - margin)
+            || (originY + side < height && bottom > originY + side - margin)
+    }
+
     /// A detection normalized to the window (the tensor) mapped to the upright picture, normalized.
     package func project(_ detection: Detection) -> Detection {
         let sx = side / Double(imageWidth), sy = side / Double(imageHeight)

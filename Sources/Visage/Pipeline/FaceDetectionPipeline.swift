@@ -23,6 +23,8 @@ package enum FaceDetectionPipeline {
     /// `.fast` runs the short-range model once on the letterboxed picture, as MediaPipe's FaceDetector.
     /// `.accurate` runs the full-range model on the letterbox and on overlapping tiles fine enough for
     /// faces `minFaceSize` × the picture's width wide (see ``TilePlan``), merging everything with weighted NMS.
+    /// A tile's detections that touch one of its inner edges are dropped first: that face is cut, and
+    /// lies whole in a neighbouring tile or is large enough for a coarser level.
     package static func detect(
         in image: Image, orientation: ImageOrientation? = nil, mode: FaceDetectorOptions.PerformanceMode,
         minFaceSize: Double = 0
@@ -40,7 +42,8 @@ package enum FaceDetectionPipeline {
             let windows = TilePlan(imageWidth: upright.width, imageHeight: upright.height, minFaceSize: minFaceSize).windows
             var all: [Detection] = []
             for window in windows {
-                all += try runner.detect(in: image, orientation: orientation, window: window)
+                let found = try runner.detect(in: image, orientation: orientation, window: window)
+                all += window == windows[0] ? found : found.filter { !window.cuts($0) }
             }
             detections = windows.count > 1 ? weightedNonMaxSuppression(all, threshold: DetectorVariant.suppressionThreshold) : all
         }

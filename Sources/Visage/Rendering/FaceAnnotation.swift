@@ -8,14 +8,15 @@ package enum FaceAnnotation {
     /// Teal, as `#008080`.
     static let color: (red: UInt8, green: UInt8, blue: UInt8) = (0, 128, 128)
 
-    /// Line width in pixels: thin on small pictures, visible on large ones.
-    static func lineWidth(width: Int, height: Int) -> Int { max(2, max(width, height) / 320) }
+    /// Line width in pixels: visible on large pictures, yet thin beside small faces.
+    static func lineWidth(width: Int, height: Int, faceWidth: Double) -> Int {
+        max(1, min(max(2, max(width, height) / 320), Int(faceWidth / 24)))
+    }
 
     /// The upright picture as RGB with the faces drawn in.
     package static func drawn(_ faces: [Face], on image: Image) -> Image {
         var picture = image.applyingOrientation().converted(to: .rgb8)
         let (width, height, stride) = (picture.width, picture.height, picture.bytesPerRow)
-        let line = lineWidth(width: width, height: height)
         picture.withUnsafeMutableBytes { pixels in
             func fill(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
                 let (left, right) = (max(x0, 0), min(x1, width))
@@ -33,6 +34,7 @@ package enum FaceAnnotation {
                 guard frame.minX.isFinite, frame.minY.isFinite, frame.maxX.isFinite, frame.maxY.isFinite else { continue }
                 let (x0, y0) = (Self.pixel(frame.minX, limit: width), Self.pixel(frame.minY, limit: height))
                 let (x1, y1) = (Self.pixel(frame.maxX, limit: width), Self.pixel(frame.maxY, limit: height))
+                let line = lineWidth(width: width, height: height, faceWidth: frame.width)
                 fill(x0, y0, x1, y0 + line)
                 fill(x0, y1 - line, x1, y1)
                 fill(x0, y0, x0 + line, y1)
@@ -56,20 +58,22 @@ package enum FaceAnnotation {
         let picture = image.applyingOrientation()
         let png = try picture.pngData().base64EncodedString()
         let (width, height) = (picture.width, picture.height)
-        let line = lineWidth(width: width, height: height)
         func number(_ value: Double) -> String { String(format: "%.2f", value) }
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)">
             <image width="\(width)" height="\(height)" href="data:image/png;base64,\(png)"/>
-            <g fill="none" stroke="#008080" stroke-width="\(line)">
+            <g fill="none" stroke="#008080">
 
             """
         for face in faces {
             let f = face.frame
-            svg += "<rect x=\"\(number(f.minX))\" y=\"\(number(f.minY))\" width=\"\(number(f.width))\" height=\"\(number(f.height))\"/>\n"
+            let line = lineWidth(width: width, height: height, faceWidth: f.width)
+            svg += "<rect x=\"\(number(f.minX))\" y=\"\(number(f.minY))\" width=\"\(number(f.width))\" "
+                + "height=\"\(number(f.height))\" stroke-width=\"\(line)\"/>\n"
         }
         svg += "</g>\n<g fill=\"#008080\">\n"
         for face in faces {
+            let line = lineWidth(width: width, height: height, faceWidth: face.frame.width)
             for keypoint in FaceKeypoint.allCases {
                 guard let point = face.keypoints[keypoint] else { continue }
                 svg += "<circle cx=\"\(number(point.x))\" cy=\"\(number(point.y))\" r=\"\(line * 2)\"><title>\(keypoint)</title></circle>\n"
