@@ -14,26 +14,26 @@
 /// - Complexity: O(width × height + total points); one `Int32` label image of
 ///   (width + 2) × (height + 2).
 package enum BorderFollowing {
-    /// Moves to the 8 neighbours, counter-clockwise on screen starting east: E, NE, N, NW, W, SW, S, SE.
-    private static let dx: [Int32] = [1, 1, 0, -1, -1, -1, 0, 1]
-    private static let dy: [Int32] = [0, -1, -1, -1, 0, 1, 1, 1]
-
     package static func traceBorders(in mask: BinaryMask) -> TracedBorders {
         let width = mask.width, height = mask.height
         var result = TracedBorders(
             width: width, height: height, coordinates: [], pointOffsets: [0], parents: [], isHole: [])
         guard width > 0, height > 0 else { return result }
-        let stride = width + 2
-        var labels = [Int32](repeating: 0, count: stride * (height + 2))
+        let stride = width + 2, count = stride * (height + 2)
+        let labels = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+        defer { labels.deallocate() }
+        // The frame rows and columns are 0; every mask pixel becomes 0 or 1.
+        labels.initialize(repeating: 0, count: stride)
+        (labels + (height + 1) * stride).initialize(repeating: 0, count: stride)
         mask.pixels.withUnsafeBufferPointer { source in
-            labels.withUnsafeMutableBufferPointer { labels in
-                for y in 0 ..< height {
-                    let row = (y + 1) * stride + 1, sourceRow = y * width
-                    for x in 0 ..< width where source[sourceRow + x] != 0 { labels[row + x] = 1 }
-                }
-                scan(labels.baseAddress!, width: width, height: height, into: &result)
+            for y in 0 ..< height {
+                let row = labels + (y + 1) * stride, sourceRow = source.baseAddress! + y * width
+                row[0] = 0
+                row[width + 1] = 0
+                for x in 0 ..< width { row[x + 1] = sourceRow[x] == 0 ? 0 : 1 }
             }
         }
+        scan(labels, width: width, height: height, into: &result)
         return result
     }
 
@@ -42,21 +42,38 @@ package enum BorderFollowing {
         _ image: UnsafeMutablePointer<Int32>, width: Int, height: Int, into result: inout TracedBorders
     ) {
         let stride = width + 2
+        // Moves to the 8 neighbours, counter-clockwise on screen starting east: E, NE, N, NW, W,
+        // SW, S, SE; twice round, so a search that starts at any direction runs 8 steps unwrapped.
         let offsets = [1, 1 - stride, -stride, -stride - 1, -1, stride - 1, stride, stride + 1]
-        // Twice round, so a search that starts at any direction runs 8 steps without wrapping.
-        let deltas = offsets + offsets
-        deltas.withUnsafeBufferPointer { deltas in
+        let steps: [(Int, Int32, Int32)] = Array(
+            zip(offsets, zip([1, 1, 0, -1, -1, -1, 0, 1] as [Int32], [0, -1, -1, -1, 0, 1, 1, 1] as [Int32]))
+                .map { ($0, $1.0, $1.1) }
+                .repeated(2))
+        var coordinates: [Int32] = []
+        coordinates.reserveCapacity(4096)
+        defer { result.coordinates = coordinates }
+        steps.withUnsafeBufferPointer { steps in
             for y in 1 ... height {
                 let row = image + y * stride
                 var lastBorder: Int32 = 1  // label of the last border met on this row; 1 is the frame
                 var previous: Int32 = 0
                 var x = 1
-                while x <= width {
-                    let pixel = row[x]
-                    if pixel == previous {
-                        x += 1
-                        continue
+                while true {
+                    // Skip the run of pixels equal to the previous one, eight at a time where possible
+                    // (reading into the right frame column is fine: it is part of the buffer).
+                    let same = UInt64(UInt32(bitPattern: previous)) &* 0x1_0000_0001
+                    while x + 8 <= stride {
+                        let run = UnsafeRawPointer(row + x)
+                        let difference = (run.loadUnaligned(as: UInt64.self) ^ same)
+                            | (run.loadUnaligned(fromByteOffset: 8, as: UInt64.self) ^ same)
+                            | (run.loadUnaligned(fromByteOffset: 16, as: UInt64.self) ^ same)
+                            | (run.loadUnaligned(fromByteOffset: 24, as: UInt64.self) ^ same)
+                        if difference != 0 { break }
+                        x += 8
                     }
+                    while x <= width && row[x] == previous { x += 1 }
+                    if x > width { break }
+                    let pixel = row[x]
                     let isHole: Bool
                     if previous == 0 && pixel == 1 {
                         isHole = false
@@ -80,8 +97,8 @@ package enum BorderFollowing {
                     let startX = isHole ? x - 1 : x
                     follow(
                         image, from: y * stride + startX, x: Int32(startX - 1), y: Int32(y - 1),
-                        isHole: isHole, label: label, deltas: deltas, into: &result.coordinates)
-                    result.pointOffsets.append(result.coordinates.count / 2)
+                        isHole: isHole, label: label, steps: steps, into: &coordinates)
+                    result.pointOffsets.append(coordinates.count / 2)
                     result.parents.append(parent)
                     result.isHole.append(isHole)
                     lastBorder = label
@@ -100,14 +117,14 @@ package enum BorderFollowing {
     /// about to leave the start pixel towards that first neighbour again.
     private static func follow(
         _ image: UnsafeMutablePointer<Int32>, from start: Int, x startX: Int32, y startY: Int32,
-        isHole: Bool, label: Int32, deltas: UnsafeBufferPointer<Int>, into coordinates: inout [Int32]
+        isHole: Bool, label: Int32, steps: UnsafeBufferPointer<(Int, Int32, Int32)>, into coordinates: inout [Int32]
     ) {
         let firstDirection = isHole ? 0 : 4
         var direction = firstDirection
         var first = start
         repeat {
             direction = (direction - 1) & 7
-            first = start + deltas[direction]
+            first = start + steps[direction].0
         } while image[first] == 0 && direction != firstDirection
         if direction == firstDirection {  // an isolated pixel
             image[start] = -label
@@ -121,7 +138,7 @@ package enum BorderFollowing {
             var next = 0
             repeat {
                 direction += 1
-                next = current + deltas[direction]
+                next = current + steps[direction].0
             } while image[next] == 0
             direction &= 7
             // The search passed the east neighbour and found it background: mark the right edge.
@@ -132,11 +149,15 @@ package enum BorderFollowing {
             }
             coordinates.append(x)
             coordinates.append(y)
-            x += dx[direction]
-            y += dy[direction]
+            x += steps[direction].1
+            y += steps[direction].2
             if next == start && current == first { break }
             current = next
             direction = (direction + 4) & 7
         }
     }
+}
+
+private extension Array {
+    func repeated(_ times: Int) -> [Element] { (0 ..< times).flatMap { _ in self } }
 }

@@ -54,8 +54,19 @@ public struct ContourArt: Sendable, Hashable {
             throw .invalidParameter(name: "epsilon", value: "\(epsilon)", rule: "must be a finite number ≥ 0")
         }
         func values(_ range: ClosedRange<Float>) -> [Float] {
-            steps == 1 ? [range.lowerBound]
-                : (0 ..< steps).map { range.lowerBound + (range.upperBound - range.lowerBound) * Float($0) / Float(steps - 1) }
+            let (low, high) = (Double(range.lowerBound), Double(range.upperBound))
+            return steps == 1 ? [range.lowerBound]
+                : (0 ..< steps).map { Float(low + (high - low) * Double($0) / Double(steps - 1)) }
+        }
+        // The range ends first, so an error names the bound the caller wrote.
+        for pivot in [pivotRange.lowerBound, pivotRange.upperBound] {
+            for adjustment in [adjustmentRange.lowerBound, adjustmentRange.upperBound] {
+                var request = DetectContoursRequest()
+                request.contrastPivot = pivot
+                request.contrastAdjustment = adjustment
+                request.maximumImageDimension = maximumImageDimension
+                try request.validate()
+            }
         }
         var requests: [DetectContoursRequest] = []
         for pivot in values(pivotRange) {
