@@ -116,33 +116,49 @@ struct DetectCommand: AsyncParsableCommand {
         var faces: Int
         var detectMilliseconds: Double
         var decodeAndDetectMilliseconds: Double
+        /// CPU time of the process, which other work on a busy machine does not inflate.
+        var detectCPUMilliseconds: Double
+        var decodeAndDetectCPUMilliseconds: Double
     }
 
-    /// Median times of `runs` detections on the decoded image, and of `runs` decode-and-detect passes
-    /// from the file's bytes (read once, so disk speed is left out), after two warm-up runs.
+    /// Median wall-clock and CPU times of `runs` detections on the decoded image, and of `runs`
+    /// decode-and-detect passes from the file's bytes (read once, so disk speed is left out), after two
+    /// warm-up runs.
     static func time(_ detector: FaceDetector, url: URL, runs: Int, name: String, json: Bool) throws {
         let data = try Data(contentsOf: url)
         let decode = { () throws -> Image in try Image(data: data, options: .init(applyOrientation: false)) }
         let image = try decode()
         var faces = 0
-        func median(_ body: () throws -> Void) rethrows -> Double {
+        func cpuMilliseconds() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+            return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) * 1e-6
+        }
+        func medians(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
             for _ in 0..<2 { try body() }
-            var samples: [Double] = []
+            var wall: [Double] = [], cpu: [Double] = []
             for _ in 0..<runs {
                 let start = ContinuousClock.now
+                let cpuStart = cpuMilliseconds()
                 try body()
+                cpu.append(cpuMilliseconds() - cpuStart)
                 let elapsed = ContinuousClock.now - start
-                samples.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15)
+                wall.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15)
             }
-            return samples.sorted()[samples.count / 2]
+            return (wall.sorted()[runs / 2], cpu.sorted()[runs / 2])
         }
-        let detect = try median { faces = try detector.process(image).count }
-        let decodeAndDetect = try median { _ = try detector.process(try decode()) }
-        let timing = Timing(image: name, runs: runs, faces: faces, detectMilliseconds: detect, decodeAndDetectMilliseconds: decodeAndDetect)
+        let detect = try medians { faces = try detector.process(image).count }
+        let decodeAndDetect = try medians { _ = try detector.process(try decode()) }
+        let timing = Timing(
+            image: name, runs: runs, faces: faces, detectMilliseconds: detect.wall,
+            decodeAndDetectMilliseconds: decodeAndDetect.wall, detectCPUMilliseconds: detect.cpu,
+            decodeAndDetectCPUMilliseconds: decodeAndDetect.cpu)
         if json {
             try JSONOutput.line(timing)
         } else {
-            print("\(name): \(faces) faces, detect \(String(format: "%.3f", detect)) ms, decode and detect \(String(format: "%.3f", decodeAndDetect)) ms (median of \(runs))")
+            let format = { (value: Double) in String(format: "%.3f", value) }
+            print("\(name): \(faces) faces; detect \(format(detect.wall)) ms (CPU \(format(detect.cpu))), "
+                + "decode and detect \(format(decodeAndDetect.wall)) ms (CPU \(format(decodeAndDetect.cpu))); medians of \(runs)")
         }
     }
 
