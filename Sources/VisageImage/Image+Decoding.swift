@@ -6,7 +6,7 @@ extension Image {
     /// - Throws: ``ImageError/notAFile(path:)`` for directories, ``ImageError/unreadable(path:reason:)``
     ///   when the file cannot be opened, and the errors of ``init(data:options:)``.
     public init(contentsOf url: URL, options: ImageDecodingOptions = .init()) throws(ImageError) {
-        try self.init(data: readImageFile(url), options: options)
+        try self.init(data: readImageFile(url, maximumBytes: imageFileByteLimit(pixelLimit: options.pixelLimit)), options: options)
     }
 
     /// Decodes JPEG, PNG, PPM or PGM data into RGB8, RGBA8 or Gray8 (see ``ImageFileInfo/pixelFormat``).

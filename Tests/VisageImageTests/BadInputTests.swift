@@ -88,6 +88,25 @@ struct BadInputTests {
         #expect(throws: ImageError.notAFile(path: path)) { try Image(contentsOf: URL(fileURLWithPath: path)) }
     }
 
+    @Test func largeFilesAreJudgedByTheirFirstBytes() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("visage-large-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: url) }
+        // A sparse 4 GiB text file: refused from its signature, without reading it.
+        try Data("not an image".utf8).write(to: url)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 4 << 30)
+        try handle.close()
+        #expect(throws: ImageError.unsupportedFormat(signature: "6E 6F 74 20 61 6E 20 69")) { try Image(contentsOf: url) }
+        // A real signature on a file beyond any image within the pixel limit: refused before reading on.
+        try Fixtures.data("png-rgb8.png").write(to: url)
+        let grown = try FileHandle(forWritingTo: url)
+        try grown.truncate(atOffset: 100 << 20)
+        try grown.close()
+        #expect(throws: ImageError.unreadable(path: url.path, reason: "104857600 bytes exceed the 67108872-byte limit for image files")) {
+            try Image(contentsOf: url, options: .init(pixelLimit: 1))
+        }
+    }
+
     @Test func missingFileIsUnreadable() throws {
         let missing = Fixtures.url("no-such-file.png")
         #expect(throws: ImageError.unreadable(path: missing.path, reason: "No such file or directory")) {
