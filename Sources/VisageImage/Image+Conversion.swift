@@ -32,13 +32,4 @@ extension Image {
             }
         }
     }
-
-    /// The same image with rows tightly packed (`bytesPerRow == width × bytesPerPixel`).
-    package func packed() -> Image {
-        if bytesPerRow == width * pixelFormat.bytesPerPixel { return self }
-        let pixels = packedPixels
-        return try! Image(uninitializedWidth: width, height: height, pixelFormat: pixelFormat, orientation: orientation) { out in
-            out.copyBytes(from: pixels)
-        }
-    }
 }

@@ -70,10 +70,14 @@ package enum PNGCodec {
         let hasAlpha = png.format & alpha != 0
         let pixelFormat: PixelFormat = hasAlpha ? .rgba8 : hasColor ? .rgb8 : .gray8
         png.format = (hasAlpha || hasColor ? color : 0) | (hasAlpha ? alpha : 0)
+        // libpng takes the row stride as a 32-bit count of components.
+        guard let stride = Int32(exactly: header.width * pixelFormat.bytesPerPixel) else {
+            png_image_free(&png)
+            throw .corrupt(.png, reason: "rows of \(header.width) pixels exceed libpng's 32-bit stride")
+        }
         return try Image(
             uninitializedWidth: header.width, height: header.height, pixelFormat: pixelFormat, orientation: chunks.orientation
         ) { out throws(ImageError) in
-            let stride = Int32(header.width * pixelFormat.bytesPerPixel)
             guard png_image_finish_read(&png, nil, out.baseAddress, stride, nil) != 0 else {
                 throw failure(&png, isComplete: chunks.isComplete)
             }
@@ -93,18 +97,19 @@ package enum PNGCodec {
         case .bgra8: color | alpha | bgr
         case .gray8: 0
         }
-        // libpng's row stride counts components, so a stride that is not a whole number of pixels is packed first.
-        let source = image.bytesPerRow % image.pixelFormat.bytesPerPixel == 0 ? image : image.packed()
-        let stride = Int32(source.bytesPerRow)
-        return try withExtendedLifetime(source.storage) { () throws(ImageError) -> [UInt8] in
+        // libpng's row stride counts components, which are bytes here; any padding is allowed.
+        guard let stride = Int32(exactly: image.bytesPerRow) else {
+            throw .encodingFailed(.png, reason: "rows of \(image.bytesPerRow) bytes exceed libpng's 32-bit stride")
+        }
+        return try withExtendedLifetime(image.storage) { () throws(ImageError) -> [UInt8] in
             // Deflate never grows data by more than this; libpng reports the size it needs if it did.
-            let raw = (source.width * source.pixelFormat.bytesPerPixel + 1) * source.height
+            let raw = (image.width * image.pixelFormat.bytesPerPixel + 1) * image.height
             var size = raw + raw / 64 + 4096
             var output = [UInt8](repeating: 0, count: size)
             for attempt in 0..<2 {
                 let capacity = output.count
                 let status = output.withUnsafeMutableBytes {
-                    png_image_write_to_memory(&png, $0.baseAddress, &size, 0, source.storage.base, stride, nil)
+                    png_image_write_to_memory(&png, $0.baseAddress, &size, 0, image.storage.base, stride, nil)
                 }
                 if status != 0 { return Array(output.prefix(size)) }
                 guard attempt == 0, size > capacity else { break }
