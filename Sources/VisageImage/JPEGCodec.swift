@@ -115,12 +115,15 @@ package enum JPEGCodec {
         case .bgra8: TJPF_BGRA
         case .gray8: TJPF_GRAY
         }
+        guard let pitch = Int32(exactly: image.bytesPerRow) else {
+            throw .encodingFailed(.jpeg, reason: "rows of \(image.bytesPerRow) bytes exceed TurboJPEG's 32-bit pitch")
+        }
         let subsampling = image.pixelFormat == .gray8 ? TJSAMP_GRAY : quality > 90 ? TJSAMP_444 : TJSAMP_420
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let status = withExtendedLifetime(image.storage) {
             tjCompress2(
-                handle, image.storage.base.assumingMemoryBound(to: UInt8.self), Int32(image.width), Int32(image.bytesPerRow),
+                handle, image.storage.base.assumingMemoryBound(to: UInt8.self), Int32(image.width), pitch,
                 Int32(image.height), Int32(tjFormat.rawValue), &output, &size, Int32(subsampling.rawValue), Int32(quality),
                 TJFLAG_ACCURATEDCT)
         }
