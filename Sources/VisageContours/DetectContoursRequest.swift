@@ -4,8 +4,8 @@ import VisageImage
 /// Finds the contours of an image: the outlines of its shapes and of the holes in them, nested,
 /// as Vision's `DetectContoursRequest`.
 ///
-/// The pipeline: gray (Rec. 601 luma) → downscale so the longer side is at most
-/// `maximumImageDimension` (area average; never upscaled) → upright per the orientation →
+/// The pipeline: gray (Rec. 601 luma) and downscale so the longer side is at most
+/// `maximumImageDimension` (block average, in one pass; never upscaled) → upright per the orientation →
 /// contrast around the pivot and threshold at mid-gray (see ``contrastAdjustment``) → border
 /// following with the full hierarchy (Suzuki–Abe, as OpenCV's `findContours` with `RETR_TREE`)
 /// → ``ContoursObservation``. An image that comes out all foreground or all background has no
@@ -80,19 +80,17 @@ public struct DetectContoursRequest: Sendable, Hashable {
         _ image: Image, orientation: ImageOrientation?, maximumDimension: Int
     ) throws(ContoursError) -> Image {
         do {
-            var gray = image.converted(to: .gray8)
-            if max(gray.width, gray.height) > maximumDimension {
-                let scale = Double(maximumDimension) / Double(max(gray.width, gray.height))
-                gray = try gray.resized(
-                    width: max(1, min(maximumDimension, Int((Double(gray.width) * scale).rounded()))),
-                    height: max(1, min(maximumDimension, Int((Double(gray.height) * scale).rounded()))),
-                    method: .area)
+            var gray: Image
+            if max(image.width, image.height) > maximumDimension {
+                let scale = Double(maximumDimension) / Double(max(image.width, image.height))
+                gray = try GrayDownscale.gray(
+                    image,
+                    width: max(1, min(maximumDimension, Int((Double(image.width) * scale).rounded()))),
+                    height: max(1, min(maximumDimension, Int((Double(image.height) * scale).rounded()))))
+            } else {
+                gray = image.converted(to: .gray8)
             }
-            if let orientation, orientation != gray.orientation {
-                gray = try Image(
-                    width: gray.width, height: gray.height, pixelFormat: .gray8, pixels: gray.packedPixels,
-                    orientation: orientation)
-            }
+            if let orientation { gray = gray.withOrientation(orientation) }
             return gray.applyingOrientation()
         } catch {
             throw .image(error)
