@@ -12,7 +12,7 @@ struct ContoursCommand: AsyncParsableCommand {
             full hierarchy. Points are normalized, origin at the lower left, as in Vision.
 
               $ visage contours Samples/coins.png
-              Samples/coins.png (384×303 → 384×303): 81 contours, 52 top level
+              Samples/coins.png (384×303 → 384×303): 707 contours, 12 top level
               $ visage contours Samples/coins.png --contrast-pivot auto --epsilon 0.002 --json
               $ visage contours Samples/horse.png --svg horse.svg --png horse.png --overlay
               $ visage contours Samples/camera.png --art --pivot-range 0.2...0.7 --adjust-range 0.5...3 --iou 0.9 --svg art.svg
