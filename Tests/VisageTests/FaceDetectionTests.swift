@@ -111,4 +111,13 @@ import Visage
         #expect(second.map(\.boundingBox) == direct.map(\.boundingBox))
         #expect(Set(first.map(\.uuid)).isDisjoint(with: second.map(\.uuid)))
     }
+
+    /// Face and contour requests on one handler: each result is what the request gives on its own.
+    @Test func handlerMixesFaceAndContourRequests() async throws {
+        let url = DetectorFixtures.url("one-face.jpg")
+        let (faces, contours) = try await ImageRequestHandler(url).perform(DetectFaceRectanglesRequest(), DetectContoursRequest())
+        #expect(faces.map(\.boundingBox) == (try await DetectFaceRectanglesRequest().perform(on: url)).map(\.boundingBox))
+        let image = try Image(contentsOf: url, options: .init(applyOrientation: false))
+        #expect(contours.contourCount == (try await DetectContoursRequest().perform(on: image)).contourCount)
+    }
 }
