@@ -5,7 +5,8 @@
 ///    become constants at load.
 /// 3. Fuses where it saves a pass over memory: a spatial PAD into the next convolution's implicit
 ///    padding; a RELU/RELU6 into the producing convolution, arithmetic or pooling operator's
-///    clamp; a per-channel PRELU into the convolution's epilogue or after a residual ADD.
+///    clamp; a per-channel PRELU into the convolution's epilogue or after a residual ADD; a
+///    residual ADD (with its activation or PRELU) into the convolution that produces one operand.
 /// 4. Builds each operation, which checks its shapes against the ones the file declares.
 /// 5. Makes RESHAPE free (its output shares its input's memory), then assigns arena offsets
 ///    greedily by size among buffers whose lifetimes overlap.
@@ -76,6 +77,32 @@ enum Planner {
                     }
                 }
                 (fusion.epilogue.min, fusion.epilogue.max) = activation.bounds
+                if node.code == .conv2D, activation == .none, fusion.epilogue.preluSlopes == nil,
+                   let add = soleConsumer(fusion.output), !skipped[add], nodes[add].code == .add,
+                   case .arithmetic(var residualActivation) = nodes[add].options,
+                   nodes[add].inputs.count == 2, nodes[add].outputs.count == 1,
+                   let residual = nodes[add].inputs.first(where: { $0 != fusion.output }), residual >= 0,
+                   nodes[add].inputs.contains(fusion.output),
+                   graph.tensors[residual].shape == graph.tensors[fusion.output].shape,
+                   graph.tensors[nodes[add].outputs[0]].shape == graph.tensors[fusion.output].shape,
+                   (producer[residual] ?? -1) < index || graph.tensors[residual].constant != nil {
+                    // conv → ADD(residual) [→ RELU | PRELU]: add the residual as each band is written.
+                    fusion.residual = residual
+                    fusion.output = nodes[add].outputs[0]
+                    skipped[add] = true
+                    if let next = soleConsumer(fusion.output), !skipped[next] {
+                        if let merged = clamp(nodes[next], after: residualActivation) {
+                            residualActivation = merged
+                            fusion.output = nodes[next].outputs[0]
+                            skipped[next] = true
+                        } else if residualActivation == .none, let slopes = preluSlopes(graph, nodes[next], input: fusion.output) {
+                            fusion.residualEpilogue.preluSlopes = slopes
+                            fusion.output = nodes[next].outputs[0]
+                            skipped[next] = true
+                        }
+                    }
+                    (fusion.residualEpilogue.min, fusion.residualEpilogue.max) = residualActivation.bounds
+                }
                 fusions[index] = fusion
             case .add, .sub, .mul, .maxPool2D:
                 guard node.outputs.count == 1 else { continue }

@@ -1,11 +1,16 @@
 /// What the planner folded into a convolution: a preceding spatial PAD, a following activation
-/// or PRELU, and the tensor the fused result is written to.
+/// or PRELU, a residual ADD (with its own activation or PRELU), and the tensor the fused result
+/// is written to.
 struct ConvolutionFusion {
     var input: Int
     var output: Int
     /// Zero padding added before (top, left) and after (bottom, right) by a fused PAD.
     var padTop = 0, padLeft = 0, padBottom = 0, padRight = 0
     var epilogue: ConvolutionEpilogue
+    /// A tensor of the output's shape added to the result (a residual connection).
+    var residual: Int?
+    /// Clamp and per-channel PRELU slopes applied after the residual is added.
+    var residualEpilogue = ConvolutionEpilogue()
 }
 
 extension ConvolutionFusion {

@@ -1,4 +1,7 @@
 /// CONV_2D over NHWC float32: packed weights, padding and activation fused, output rows split over threads.
+///
+/// A fused residual ADD (and the PRELU or clamp after it) is applied band by band right after the
+/// kernel writes the band, while it is still in cache, instead of as two more passes over memory.
 struct ConvolutionOperation: Operation {
     let kernel: PackedConvolution
     let input: Int
@@ -6,8 +9,12 @@ struct ConvolutionOperation: Operation {
     let batch: Int
     let inputBatchStride: Int
     let outputBatchStride: Int
+    let residual: Int?
+    let residualEpilogue: ConvolutionEpilogue
+    /// Output rows per band when a residual is fused (about 32 KiB of output).
+    let bandRows: Int
 
-    var reads: [Int] { [input] }
+    var reads: [Int] { [input] + (residual.map { [$0] } ?? []) }
     var writes: [Int] { [output] }
 
     init(_ context: OperatorContext, fusion: ConvolutionFusion) throws(ModelError) {
@@ -41,6 +48,14 @@ struct ConvolutionOperation: Operation {
             kernel: weightShape[2], stride: options.strideX, padding: options.padding)
         let outputShape = [inputShape[0], height, width, weightShape[0]]
         try context.expectShape(fusion.output, outputShape)
+        if let residual = fusion.residual {
+            guard try context.floatShape(residual) == outputShape else {
+                throw context.invalid("the residual \(context.shape(residual)) does not match the output \(outputShape)")
+            }
+        }
+        if let slopes = fusion.residualEpilogue.preluSlopes, slopes.count != weightShape[0] {
+            throw context.invalid("PReLU slopes have \(slopes.count) values for \(weightShape[0]) output channels")
+        }
         let shape = ConvolutionShape(
             inputHeight: inputShape[1], inputWidth: inputShape[2], inputChannels: inputShape[3],
             outputHeight: height, outputWidth: width, outputChannels: weightShape[0],
@@ -60,13 +75,40 @@ struct ConvolutionOperation: Operation {
         batch = inputShape[0]
         inputBatchStride = inputShape[1] * inputShape[2] * inputShape[3]
         outputBatchStride = height * width * weightShape[0]
+        residual = fusion.residual
+        residualEpilogue = fusion.residualEpilogue
+        bandRows = max(1, 8192 / (width * weightShape[0]))
     }
 
     func run(_ tensors: TensorPointers, threads: Int) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
+        guard let residual else {
+            for image in 0 ..< batch {
+                forEachRowRange(kernel.shape.outputHeight, threads: threads) { rows in
+                    kernel.run(input: x + image * inputBatchStride, output: y + image * outputBatchStride, outputRows: rows)
+                }
+            }
+            return
+        }
+        let r = UnsafePointer(tensors[residual])
+        let rowLength = kernel.shape.outputWidth * kernel.shape.outputChannels
+        let epilogue = residualEpilogue
         for image in 0 ..< batch {
+            let from = x + image * inputBatchStride, to = y + image * outputBatchStride, add = r + image * outputBatchStride
             forEachRowRange(kernel.shape.outputHeight, threads: threads) { rows in
-                kernel.run(input: x + image * inputBatchStride, output: y + image * outputBatchStride, outputRows: rows)
+                var start = rows.lowerBound
+                while start < rows.upperBound {
+                    let end = min(start + bandRows, rows.upperBound)
+                    kernel.run(input: from, output: to, outputRows: start ..< end)
+                    let offset = start * rowLength, count = (end - start) * rowLength
+                    Elementwise.add(to + offset, add + offset, to + offset, count: count, min: epilogue.min, max: epilogue.max)
+                    if let slopes = epilogue.preluSlopes {
+                        slopes.withUnsafeBufferPointer { slopes in
+                            Elementwise.prelu(to + offset, slopes: slopes.baseAddress!, channels: slopes.count, to + offset, count: count)
+                        }
+                    }
+                    start = end
+                }
             }
         }
     }
