@@ -201,6 +201,13 @@ struct DetectCommand: AsyncParsableCommand {
         } else {
             data = try FaceAnnotation.drawn(faces, on: image).pngData()
         }
-        try data.write(to: URL(fileURLWithPath: path))
+        guard FileManager.default.createFile(atPath: path, contents: data) else {
+            throw AnnotationError(path: path)
+        }
+    }
+
+    struct AnnotationError: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "cannot write the annotated image to \(path): its folder must exist and be writable" }
     }
 }
