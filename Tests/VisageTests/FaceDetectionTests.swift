@@ -120,4 +120,22 @@ import Visage
         let image = try Image(contentsOf: url, options: .init(applyOrientation: false))
         #expect(contours.contourCount == (try await DetectContoursRequest().perform(on: image)).contourCount)
     }
+
+    /// The warp reads every pixel format directly; colour layouts must not change the faces.
+    @Test(arguments: [PixelFormat.rgba8, .bgra8])
+    func pixelFormatsGiveTheSameFaces(_ format: PixelFormat) async throws {
+        let rgb = try Image(contentsOf: DetectorFixtures.url("two-faces.png")).converted(to: .rgb8)
+        let reference = try await DetectFaceRectanglesRequest().perform(on: rgb)
+        let faces = try await DetectFaceRectanglesRequest().perform(on: rgb.converted(to: format))
+        #expect(faces.map(\.boundingBox) == reference.map(\.boundingBox))
+    }
+
+    @Test func missingFileIsAnImageError() async {
+        await #expect {
+            try await DetectFaceRectanglesRequest().perform(on: URL(fileURLWithPath: "/nonexistent/face.jpg"))
+        } throws: { error in
+            guard case .image = error as? FaceDetectionError else { return false }
+            return "\(error)".contains("/nonexistent/face.jpg")
+        }
+    }
 }
