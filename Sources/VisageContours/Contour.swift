@@ -5,9 +5,9 @@ import VisageGeometry
 ///
 /// Points are normalized with the origin at the lower left, as Vision reports them; each is the
 /// centre of a border pixel of the working image, so a one-pixel shape is a single point and a
-/// one-pixel line runs along the pixels and back. Outer borders run counter-clockwise on screen
-/// (clockwise in the lower-left frame); OpenCV's `findContours` lists the same points from the
-/// same start.
+/// one-pixel line runs along the pixels and back. Outer borders (even depth) run
+/// counter-clockwise as the picture is seen, holes (odd depth) clockwise; OpenCV's
+/// `findContours` lists the same points from the same start.
 public struct Contour: Sendable, Hashable, CustomStringConvertible {
     let tree: ContourTree
     let index: Int

@@ -43,6 +43,16 @@ import VisageGeometry
         #expect(abs(line.intersectionOverUnion(with: shorter) - 0.5) < 1e-12)
     }
 
+    /// Outer borders turn counter-clockwise (positive shoelace area with y up), holes clockwise.
+    @Test(arguments: try FindContoursCase.all().filter { ["frame_nested", "rings", "random_holes"].contains($0.name) })
+    func orientationAlternatesWithDepth(_ fixture: FindContoursCase) throws {
+        for contour in try contours(fixture.mask) where contour.area > 0 {
+            let p = contour.normalizedPoints
+            let twice = p.indices.reduce(0.0) { $0 + p[$1].x * p[($1 + 1) % p.count].y - p[($1 + 1) % p.count].x * p[$1].y }
+            #expect((twice > 0) == (contour.indexPath.count % 2 == 1), "\(contour)")
+        }
+    }
+
     @Test func boundingBoxAndAspectRatio() throws {
         let contour = try contours(.rectangles(width: 40, height: 20, [(2, 3, 10, 5)]))[0]
         let box = contour.boundingBox
