@@ -8,6 +8,8 @@ public enum LandmarkError: Error, Equatable, Sendable, CustomStringConvertible {
     case degenerateRegion(reason: String)
     /// Fewer landmarks than the stage reads.
     case landmarkCount(Int, expected: Int)
+    /// A bundled model could not be loaded or run; `reason` is the engine's or loader's message.
+    case model(reason: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum LandmarkError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot cut a face region: \(reason)"
         case let .landmarkCount(count, expected):
             "\(count) landmarks given; expected \(expected)"
+        case let .model(reason):
+            "face mesh models: \(reason)"
         }
     }
 }
