@@ -17,6 +17,22 @@ struct LandmarkMeshTests {
         #expect(abs(region.rotation - photo.roi.rotation) < 1e-9)
     }
 
+    @Test func regionFromADetectorDetectionEqualsTheRegionFromItsBoxAndEyes() throws {
+        let photo = LandmarkFixtures.photo("astronaut-rolled.jpg")
+        let box = photo.detection.box.map(Float.init)
+        let detection = Detection(
+            xMin: box[0], yMin: box[1], width: box[2], height: box[3],
+            keypoints: photo.detection.keypoints.map { SIMD2(Float($0[0]), Float($0[1])) }, score: Float(photo.detection.score))
+        let region = try MeshRegion(detection: detection, imageWidth: photo.width, imageHeight: photo.height)
+        let reference = try photo.region
+        #expect(abs(region.centerX - reference.centerX) < 1e-3 && abs(region.side - reference.side) < 1e-3)
+        #expect(abs(region.rotation - reference.rotation) < 1e-5)
+        let eyeless = Detection(xMin: 0, yMin: 0, width: 0.1, height: 0.1, keypoints: [], score: 1)
+        #expect(throws: LandmarkError.degenerateRegion(reason: "detection has 0 keypoints; the eyes are needed")) {
+            try MeshRegion(detection: eyeless, imageWidth: 640, imageHeight: 480)
+        }
+    }
+
     @Test(arguments: LandmarkFixtures.names)
     func projectedMeshMatchesMediaPipeWithinHalfAPixel(name: String) throws {
         let photo = LandmarkFixtures.photo(name)

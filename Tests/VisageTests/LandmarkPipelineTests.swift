@@ -57,6 +57,9 @@ struct LandmarkPipelineTests {
         // The top-right corner of the photo is plain wall.
         let wall = MeshRegion(centerX: 580, centerY: 60, side: 100, rotation: 0, imageWidth: 640, imageHeight: 480)
         #expect(try analyzer.analyze(image, region: wall) == nil)
+        // A region entirely outside the picture sees only replicated edge pixels.
+        let outside = MeshRegion(centerX: -400, centerY: 900, side: 120, rotation: 0.3, imageWidth: 640, imageHeight: 480)
+        #expect(try analyzer.analyze(image, region: outside) == nil)
         let elsewhere = MeshRegion(centerX: 100, centerY: 100, side: 100, rotation: 0, imageWidth: 320, imageHeight: 240)
         #expect(throws: LandmarkError.degenerateRegion(reason: "region is for a 320×240 picture; the image is 640×480")) {
             try analyzer.analyze(image, region: elsewhere)

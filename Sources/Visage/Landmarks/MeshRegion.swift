@@ -77,6 +77,19 @@ public struct MeshRegion: Sendable, Hashable {
             start: rightEye * size, end: leftEye * size, imageWidth: imageWidth, imageHeight: imageHeight)
     }
 
+    /// The region for a detection normalized to the upright picture (``Detection``'s frame after projection),
+    /// turned by its right and left eye keypoints.
+    package init(detection: Detection, imageWidth: Int, imageHeight: Int) throws(LandmarkError) {
+        guard detection.keypoints.count > FaceKeypoint.leftEye.rawValue else {
+            throw .degenerateRegion(reason: "detection has \(detection.keypoints.count) keypoints; the eyes are needed")
+        }
+        let right = detection.keypoints[FaceKeypoint.rightEye.rawValue], left = detection.keypoints[FaceKeypoint.leftEye.rawValue]
+        try self.init(
+            normalizedBox: (Double(detection.xMin), Double(detection.yMin), Double(detection.width), Double(detection.height)),
+            rightEye: SIMD2(Double(right.x), Double(right.y)), leftEye: SIMD2(Double(left.x), Double(left.y)),
+            imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
     /// The region for the next frame from a mesh (MediaPipe's `FaceLandmarkLandmarksToRoi`): the box
     /// around all points, turned by the outer eye corners.
     public init(tracking mesh: FaceMesh) throws(LandmarkError) {
