@@ -2,7 +2,9 @@
 """MediaPipe FaceLandmarker reference results for Visage's landmark, blendshape and pose stages
 (Tests/VisageTests/Fixtures/landmarks).
 
-For every photo (640×480 JPEGs made from the public-domain Samples) this records:
+The photos are 640×480 JPEGs made from the public-domain Samples: the astronaut (smiling, frontal), the
+same turned 30° counter-clockwise, the same with her eyes painted shut (from MediaPipe's eye contours),
+and the cameraman (unsmiling, turned about 60°). For every photo this records:
   * MediaPipe tasks FaceLandmarker 0.10.21 in image mode with blendshapes and transformation
     matrices on: the 478 normalized landmarks (x, y, z), the 52 blendshapes and the 4×4 matrix;
   * the face detection the landmarker starts from (the legacy face_detection solution with the same

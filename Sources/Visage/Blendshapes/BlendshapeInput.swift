@@ -21,7 +21,7 @@ public enum BlendshapeInput {
     /// Writes the input for `mesh` into `tensor` (at least ``count`` floats).
     ///
     /// - Throws: ``BlendshapeError/meshSize(count:expected:)`` when the mesh lacks the iris points.
-    public static func write(_ mesh: FaceMesh, into tensor: UnsafeMutableBufferPointer<Float>) throws(BlendshapeError) {
+    package static func write(_ mesh: FaceMesh, into tensor: UnsafeMutableBufferPointer<Float>) throws(BlendshapeError) {
         guard mesh.points.count >= FaceMesh.pointCount else {
             throw .meshSize(count: mesh.points.count, expected: FaceMesh.pointCount)
         }

@@ -18,8 +18,8 @@ public struct HeadPose: Sendable, Hashable {
     public var yaw: Double
     public var pitch: Double
 
-    /// The pose of a transform whose upper-left 3×3 is a scaled rotation.
-    public init(transform: [Double]) {
+    /// The pose of a transform whose upper-left 3×3 is a scaled rotation (16 values, row-major).
+    package init(transform: [Double]) {
         precondition(transform.count == 16, "a 4×4 transform has 16 values, got \(transform.count)")
         self.transform = transform
         // Remove the scale (the columns' common length) before reading angles.
