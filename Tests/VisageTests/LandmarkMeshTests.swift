@@ -33,6 +33,20 @@ struct LandmarkMeshTests {
         }
     }
 
+    @Test func regionFromVisionCoordinatesEqualsTheRegionFromTopLeftOnes() throws {
+        let photo = LandmarkFixtures.photo("astronaut-rolled.jpg")
+        let box = photo.detection.box, eyes = photo.detection.keypoints
+        let region = try MeshRegion(
+            boundingBox: NormalizedRect(x: box[0], y: 1 - box[1] - box[3], width: box[2], height: box[3]),
+            rightEye: NormalizedPoint(x: eyes[0][0], y: 1 - eyes[0][1]), leftEye: NormalizedPoint(x: eyes[1][0], y: 1 - eyes[1][1]),
+            imageWidth: photo.width, imageHeight: photo.height)
+        let reference = try photo.region
+        #expect(abs(region.centerX - reference.centerX) < 1e-9 && abs(region.centerY - reference.centerY) < 1e-9)
+        #expect(abs(region.side - reference.side) < 1e-9 && abs(region.rotation - reference.rotation) < 1e-12)
+        let upright = try MeshRegion(boundingBox: NormalizedRect(x: 0.1, y: 0.2, width: 0.3, height: 0.2), imageWidth: 640, imageHeight: 480)
+        #expect(upright.rotation == 0 && abs(upright.centerY - 480 * 0.7) < 1e-9 && abs(upright.side - 1.5 * 192) < 1e-9)
+    }
+
     @Test(arguments: LandmarkFixtures.names)
     func projectedMeshMatchesMediaPipeWithinHalfAPixel(name: String) throws {
         let photo = LandmarkFixtures.photo(name)

@@ -51,6 +51,27 @@ struct LandmarkPipelineTests {
         }
     }
 
+    @Test func storedOrientationGivesTheUprightResult() throws {
+        let analyzer = try FaceMeshAnalyzer()
+        let photo = LandmarkFixtures.photo("astronaut.jpg")
+        let upright = try Image(contentsOf: LandmarkFixtures.url(photo.image)).converted(to: .rgb8)
+        // Store the picture turned a quarter, tagged with the EXIF orientation that turns it back.
+        let (stored, tag) = try [ImageOrientation.left, .right].lazy.compactMap { turn -> (Image, ImageOrientation)? in
+            let raw = upright.withOrientation(turn).applyingOrientation()
+            let back: ImageOrientation = turn == .left ? .right : .left
+            return raw.withOrientation(back).applyingOrientation().packedPixels == upright.packedPixels ? (raw, back) : nil
+        }.first.map { $0 } ?? { throw LandmarkError.model(reason: "no quarter turn round-trips") }()
+        #expect(stored.width == 480 && stored.height == 640)
+        let face = try #require(try analyzer.analyze(stored.withOrientation(tag), region: photo.region))
+        let reference = try #require(try analyzer.analyze(upright, region: photo.region))
+        var worst = 0.0
+        for index in 0..<FaceMesh.pointCount {
+            let d = face.mesh.pixel(index) - reference.mesh.pixel(index)
+            worst = max(worst, (d * d).sum().squareRoot())
+        }
+        #expect(worst < 0.01, "orientation moves landmarks by \(worst) px")
+    }
+
     @Test func regionWithoutAFaceGivesNothingAndMismatchedRegionsThrow() throws {
         let analyzer = try FaceMeshAnalyzer()
         let image = try Image(contentsOf: LandmarkFixtures.url("astronaut.jpg"))

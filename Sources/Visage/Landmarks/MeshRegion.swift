@@ -77,6 +77,23 @@ public struct MeshRegion: Sendable, Hashable {
             start: rightEye * size, end: leftEye * size, imageWidth: imageWidth, imageHeight: imageHeight)
     }
 
+    /// The region for a face box in Vision's coordinates (normalized to the upright picture, origin at the
+    /// lower left), turned by the subject's right and left eyes given the same way; upright without eyes.
+    public init(
+        boundingBox: NormalizedRect, rightEye: NormalizedPoint? = nil, leftEye: NormalizedPoint? = nil,
+        imageWidth: Int, imageHeight: Int
+    ) throws(LandmarkError) {
+        let (w, h) = (Double(imageWidth), Double(imageHeight))
+        var start = SIMD2<Double>(0, 0), end = SIMD2<Double>(1, 0)
+        if let rightEye, let leftEye {
+            start = SIMD2(rightEye.x * w, (1 - rightEye.y) * h)
+            end = SIMD2(leftEye.x * w, (1 - leftEye.y) * h)
+        }
+        try self.init(
+            box: (boundingBox.minX * w, (1 - boundingBox.maxY) * h, boundingBox.width * w, boundingBox.height * h),
+            start: start, end: end, imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
     /// The region for a detection normalized to the upright picture (``Detection``'s frame after projection),
     /// turned by its right and left eye keypoints.
     package init(detection: Detection, imageWidth: Int, imageHeight: Int) throws(LandmarkError) {
