@@ -12,10 +12,10 @@ import VisageGeometry
         let a = try contours(.rectangles(width: 40, height: 20, [(2, 3, 10, 10)]))[0]
         let b = try contours(.rectangles(width: 40, height: 20, [(5, 3, 10, 10)]))[0]
         let c = try contours(.rectangles(width: 40, height: 20, [(25, 3, 10, 10)]))[0]
-        #expect(abs(a.area - 81.0 / 800) < 1e-12)
-        #expect(abs(a.intersectionOverUnion(with: a) - 1) < 1e-12)
+        #expect(isClose(a.area, 81.0 / 800))
+        #expect(isClose(a.intersectionOverUnion(with: a), 1))
         // Overlap 6 × 9 of two 9 × 9 squares: 54 / (81 + 81 − 54).
-        #expect(abs(a.intersectionOverUnion(with: b) - 54.0 / 108) < 1e-12)
+        #expect(isClose(a.intersectionOverUnion(with: b), 54.0 / 108))
         #expect(a.intersectionOverUnion(with: c) == 0)
     }
 
@@ -27,7 +27,7 @@ import VisageGeometry
         for a in found {
             for b in found where b.indexPath != a.indexPath && a.boundingBox.intersectionOverUnion(b.boundingBox) > 0 {
                 let reference = bruteForceIoU(a.normalizedPoints, b.normalizedPoints, samples: 120)
-                #expect(abs(a.intersectionOverUnion(with: b) - reference) < 0.02, "\(a) \(b)")
+                #expect(isClose(a.intersectionOverUnion(with: b), reference, tolerance: 0.02), "\(a) \(b)")
                 compared += 1
             }
         }
@@ -39,8 +39,8 @@ import VisageGeometry
         let same = try contours(.rectangles(width: 20, height: 10, [(2, 4, 10, 1)]))[0]
         let shorter = try contours(.rectangles(width: 20, height: 10, [(2, 4, 5, 1)]))[0]
         #expect(line.area == 0)
-        #expect(abs(line.intersectionOverUnion(with: same) - 1) < 1e-12)
-        #expect(abs(line.intersectionOverUnion(with: shorter) - 0.5) < 1e-12)
+        #expect(isClose(line.intersectionOverUnion(with: same), 1))
+        #expect(isClose(line.intersectionOverUnion(with: shorter), 0.5))
     }
 
     /// Outer borders turn counter-clockwise (positive shoelace area with y up), holes clockwise.
@@ -56,8 +56,10 @@ import VisageGeometry
     @Test func boundingBoxAndAspectRatio() throws {
         let contour = try contours(.rectangles(width: 40, height: 20, [(2, 3, 10, 5)]))[0]
         let box = contour.boundingBox
-        #expect(abs(box.minX - 2.5 / 40) < 1e-12 && abs(box.width - 9.0 / 40) < 1e-12)
-        #expect(abs(box.maxY - (1 - 3.5 / 20)) < 1e-12 && abs(box.height - 4.0 / 20) < 1e-12)
+        #expect(isClose(box.minX, 2.5 / 40))
+        #expect(isClose(box.width, 9.0 / 40))
+        #expect(isClose(box.maxY, 1 - 3.5 / 20))
+        #expect(isClose(box.height, 4.0 / 20))
         #expect(contour.aspectRatio == 2)
     }
 

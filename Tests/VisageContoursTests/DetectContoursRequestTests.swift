@@ -124,7 +124,8 @@ import VisageImage
         #expect(observation.contours.map(\.normalizedPoints) == upright.contours.map(\.normalizedPoints))
         let passed = try DetectContoursRequest().performSynchronously(on: try mask.grayImage(), orientation: orientation)
         #expect(passed.contours.map(\.normalizedPoints) == upright.contours.map(\.normalizedPoints))
-        #expect(observation.aspectRatio == Float(orientation.swapsDimensions ? 16.0 / 24 : 24.0 / 16))
+        let expected: Float = orientation.swapsDimensions ? 16 / 24 : 24 / 16
+        #expect(observation.aspectRatio == expected)
     }
 
     @Test func largeImagesAreDownscaledSmallOnesAreNot() throws {
@@ -135,8 +136,10 @@ import VisageImage
         let square = try observation.contour(at: 0)
         // 300 × 120 becomes 150 × 60; the rectangle spans pixels 15…64 by 10…39 there.
         let box = square.boundingBox
-        #expect(abs(box.minX - 15.5 / 150) < 1e-9 && abs(box.maxX - 64.5 / 150) < 1e-9)
-        #expect(abs(box.maxY - (1 - 10.5 / 60)) < 1e-9 && abs(box.minY - (1 - 39.5 / 60)) < 1e-9)
+        #expect(isClose(box.minX, 15.5 / 150))
+        #expect(isClose(box.maxX, 64.5 / 150))
+        #expect(isClose(box.maxY, 1 - 10.5 / 60))
+        #expect(isClose(box.minY, 1 - 39.5 / 60))
         request.maximumImageDimension = 4096
         let full = try request.performSynchronously(on: try mask.grayImage())
         #expect(try full.contour(at: 0).pointCount == 2 * (99 + 59))
@@ -153,7 +156,9 @@ import VisageImage
         request.contrastAdjustment = adjustment
         let binarization = request.binarization(for: image)
         let threshold = binarization.pivot + (0.5 - binarization.pivot) / binarization.adjustment
-        #expect(threshold > Double(dark) / 255 && threshold < Double(light) / 255)
+        let (low, high): (Double, Double) = (Double(dark) / 255, Double(light) / 255)
+        #expect(threshold > low)
+        #expect(threshold < high)
         let automatic = try request.performSynchronously(on: image)
         #expect(automatic.contourCount == 2)
         #expect(BinaryMask(width: 40, height: 40, pixels: binarization.mask(of: image).pixels) == mask)
