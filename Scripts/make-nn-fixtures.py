@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """Parity fixtures for VisageNN: every bundled network run by the reference runtime (LiteRT).
 
-For each model, two fixed inputs — a seeded random one and a real face (Samples/astronaut.png) —
+For each bundled model, two fixed inputs — a seeded random one and a real face (Samples/astronaut.png) —
 and the reference outputs. Image inputs are stored as 8-bit pixels plus the affine map to the
 model's float range (value = byte * scale + offset, evaluated in float32 on both sides), which
 keeps the fixtures small; outputs and the blendshape points are little-endian float32.
 
+Then tiny models for single operators and options the bundled models do not use (written with
+the FlatBuffers builder, run by TFLite's reference kernels), and one unsupported model.
+
     pip install ai-edge-litert numpy Pillow
-    python3 Scripts/make-nn-fixtures.py      # writes Tests/VisageNNTests/Fixtures/parity/
+    python3 Scripts/make-nn-fixtures.py      # writes Tests/VisageNNTests/Fixtures/{parity,operators}/
 """
 import json
 import pathlib
 
+import flatbuffers
 import numpy as np
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
 from PIL import Image
@@ -111,6 +115,197 @@ def main():
     (OUT / "manifest.json").write_text(json.dumps({"seed": SEED, "cases": cases}, indent=1) + "\n")
     total = sum(f.stat().st_size for f in OUT.glob("*"))
     print(f"wrote {len(cases)} cases, {total} bytes, to {OUT.relative_to(ROOT)}")
+    write_operator_cases(rng)
+
+
+# ---------------------------------------------------------------------------------------------
+# Operator cases: tiny one- or few-operator models written here with the FlatBuffers builder
+# (schema field numbers as in tensorflow/lite/schema/schema.fbs), run by TFLite's reference
+# kernels. They cover options and shapes the bundled models do not use.
+
+OPS = {"ADD": 0, "CONCATENATION": 2, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4, "FLOOR": 8, "LOGISTIC": 14,
+       "MAX_POOL_2D": 17, "MUL": 18, "RESIZE_BILINEAR": 23, "PAD": 34, "TRANSPOSE": 39, "MEAN": 40,
+       "SUB": 41, "DIV": 42, "STRIDED_SLICE": 45, "NEG": 59, "SUM": 74, "SQRT": 75, "RSQRT": 76,
+       "SQUARED_DIFFERENCE": 99}
+# Builtin options union tags and the (slot, kind) of each field Visage reads.
+OPTIONS = {
+    "CONV_2D": (1, ["padding:b", "stride_w:i", "stride_h:i", "activation:b"]),
+    "DEPTHWISE_CONV_2D": (2, ["padding:b", "stride_w:i", "stride_h:i", "depth_multiplier:i", "activation:b"]),
+    "MAX_POOL_2D": (5, ["padding:b", "stride_w:i", "stride_h:i", "filter_width:i", "filter_height:i", "activation:b"]),
+    "CONCATENATION": (10, ["axis:i", "activation:b"]),
+    "ADD": (11, ["activation:b"]), "MUL": (21, ["activation:b"]), "SUB": (28, ["activation:b"]), "DIV": (29, ["activation:b"]),
+    "RESIZE_BILINEAR": (15, ["new_height:i", "new_width:i", "align_corners:b", "half_pixel_centers:b"]),
+    "MEAN": (27, ["keep_dims:b"]), "SUM": (27, ["keep_dims:b"]),
+    "STRIDED_SLICE": (32, ["begin_mask:i", "end_mask:i", "ellipsis_mask:i", "new_axis_mask:i", "shrink_axis_mask:i"]),
+}
+SAME, VALID, RELU, RELU6 = 0, 1, 1, 3
+
+
+class Graph:
+    """A subgraph under construction: tensors (activations or constants) and operators."""
+
+    def __init__(self):
+        self.tensors, self.operators = [], []
+
+    def tensor(self, shape, values=None, kind="f32"):
+        self.tensors.append((list(shape), None if values is None else np.asarray(values, dtype="<f4" if kind == "f32" else "<i4"), kind))
+        return len(self.tensors) - 1
+
+    def constant(self, values, kind="f32"):
+        values = np.asarray(values)
+        return self.tensor(values.shape, values, kind)
+
+    def op(self, name, inputs, output_shape, **options):
+        output = self.tensor(output_shape)
+        self.operators.append((name, inputs, [output], options))
+        return output
+
+    def serialize(self, inputs, outputs):
+        b = flatbuffers.Builder(1024)
+        b.ForceDefaults(True)
+
+        def ints(values):
+            b.StartVector(4, len(values), 4)
+            for value in reversed(values):
+                b.PrependInt32(int(value))
+            return b.EndVector()
+
+        def offsets(values):
+            b.StartVector(4, len(values), 4)
+            for value in reversed(values):
+                b.PrependUOffsetTRelative(value)
+            return b.EndVector()
+
+        def table(fields):
+            """fields: (slot, kind, value) with kind b (byte), i (int32) or o (offset)."""
+            b.StartObject(max((slot for slot, _, _ in fields), default=-1) + 1)
+            for slot, kind, value in fields:
+                {"b": b.PrependUint8Slot, "i": b.PrependInt32Slot, "o": b.PrependUOffsetTRelativeSlot}[kind](slot, value, 0)
+            return b.EndObject()
+
+        buffers = [table([])]
+        tensors = []
+        for index, (shape, values, kind) in enumerate(self.tensors):
+            buffer = 0
+            if values is not None:
+                data = values.tobytes()
+                b.StartVector(1, len(data), 16)
+                for byte in reversed(data):
+                    b.PrependUint8(byte)
+                buffers.append(table([(0, "o", b.EndVector())]))
+                buffer = len(buffers) - 1
+            name = b.CreateString(f"t{index}")
+            shape_vector = ints(shape)
+            tensors.append(table([(0, "o", shape_vector), (1, "b", 0 if kind == "f32" else 2), (2, "i", buffer), (3, "o", name)]))
+        names = sorted({name for name, _, _, _ in self.operators})
+        codes = [table([(0, "b", min(OPS[name], 127)), (2, "i", 1), (3, "i", OPS[name])]) for name in names]
+        operators = []
+        for name, op_inputs, op_outputs, options in self.operators:
+            fields = [(0, "i", names.index(name))]
+            if name in OPTIONS:
+                tag, layout = OPTIONS[name]
+                values = []
+                for slot, field in enumerate(layout):
+                    key, kind = field.split(":")
+                    if key in options:
+                        values.append((slot, kind, int(options[key])))
+                fields += [(3, "b", tag), (4, "o", table(values))]
+            input_vector, output_vector = ints(op_inputs), ints(op_outputs)
+            operators.append(table(fields + [(1, "o", input_vector), (2, "o", output_vector)]))
+        subgraph_fields = [(0, "o", offsets(tensors)), (1, "o", ints(inputs)), (2, "o", ints(outputs)), (3, "o", offsets(operators))]
+        subgraph = table(subgraph_fields)
+        model = table([(0, "i", 3), (1, "o", offsets(codes)), (2, "o", offsets([subgraph])), (4, "o", offsets(buffers))])
+        b.Finish(model, file_identifier=b"TFL3")
+        return bytes(b.Output())
+
+
+def operator_cases(rng):
+    """(name, graph, input shape, output tensor) per case; the single input is tensor 0."""
+    cases = []
+
+    def case(name, shape, build):
+        graph = Graph()
+        x = graph.tensor(shape)
+        cases.append((name, graph, shape, build(graph, x)))
+
+    def normal(*shape):
+        return rng.normal(size=shape).astype(np.float32)
+
+    case("resize_align_corners", [1, 3, 4, 2], lambda g, x: g.op(
+        "RESIZE_BILINEAR", [x, g.constant([5, 7], "i32")], [1, 5, 7, 2], align_corners=1))
+    case("resize_half_pixel_centers", [1, 3, 4, 2], lambda g, x: g.op(
+        "RESIZE_BILINEAR", [x, g.constant([7, 5], "i32")], [1, 7, 5, 2], half_pixel_centers=1))
+    case("resize_plain_down_and_up", [1, 4, 4, 3], lambda g, x: g.op(
+        "RESIZE_BILINEAR", [x, g.constant([3, 6], "i32")], [1, 3, 6, 3]))
+    reference = np.zeros((2, 5, 6, 3))
+    case("strided_slice_masks_negative_stride", [2, 5, 6, 3], lambda g, x: g.op(
+        "STRIDED_SLICE", [x, g.constant([1, 1, -1, 2], "i32"), g.constant([2, 5, 0, 3], "i32"), g.constant([1, 2, -2, 1], "i32")],
+        list(reference[0:2:1, 1:5:2, -1:0:-2, 2::1].shape), begin_mask=0b0001, end_mask=0b1000))
+    case("strided_slice_shrink", [2, 5, 6, 3], lambda g, x: g.op(
+        "STRIDED_SLICE", [x, g.constant([1, 0, 2, 0], "i32"), g.constant([2, 5, 3, 3], "i32"), g.constant([1, 1, 1, 1], "i32")],
+        [5, 3], shrink_axis_mask=0b0101))
+    case("sub_broadcast_both", [2, 1, 3, 4], lambda g, x: g.op("SUB", [x, g.constant(normal(5, 1, 4))], [2, 5, 3, 4]))
+    case("sub_broadcast_first", [5, 1, 4], lambda g, x: g.op("SUB", [g.constant(normal(2, 1, 3, 4)), x], [2, 5, 3, 4]))
+    case("div_broadcast", [1, 3, 1], lambda g, x: g.op("DIV", [x, g.constant(rng.uniform(0.5, 2, size=(2, 1, 4)).astype(np.float32))], [2, 3, 4]))
+    case("squared_difference_rows", [3, 4], lambda g, x: g.op("SQUARED_DIFFERENCE", [x, g.constant(normal(4))], [3, 4]))
+    case("mul_scalar_relu6", [2, 3, 4], lambda g, x: g.op("MUL", [x, g.constant(np.float32(3.5))], [2, 3, 4], activation=RELU6))
+    case("add_channelwise_relu", [1, 4, 4, 3], lambda g, x: g.op("ADD", [x, g.constant(normal(1, 1, 1, 3))], [1, 4, 4, 3], activation=RELU))
+    case("pad_every_axis", [1, 3, 4, 2], lambda g, x: g.op(
+        "PAD", [x, g.constant([[0, 0], [1, 2], [0, 1], [1, 1]], "i32")], [1, 6, 5, 4]))
+    case("mean_two_axes", [2, 3, 4, 5], lambda g, x: g.op("MEAN", [x, g.constant([1, 3], "i32")], [2, 4]))
+    case("sum_keep_dims", [2, 3, 4, 5], lambda g, x: g.op("SUM", [x, g.constant([0, -1], "i32")], [1, 3, 4, 1], keep_dims=1))
+    case("transpose_3d", [2, 3, 4], lambda g, x: g.op("TRANSPOSE", [x, g.constant([2, 0, 1], "i32")], [4, 2, 3]))
+    case("concatenation_middle_axis", [2, 3, 4], lambda g, x: g.op(
+        "CONCATENATION", [x, g.constant(normal(2, 1, 4)), x], [2, 7, 4], axis=1))
+    case("max_pool_same_3x3_stride2_relu", [1, 7, 6, 3], lambda g, x: g.op(
+        "MAX_POOL_2D", [x], [1, 4, 3, 3], padding=SAME, stride_w=2, stride_h=2, filter_width=3, filter_height=3, activation=RELU))
+    case("conv_same_stride2_relu6", [1, 7, 6, 3], lambda g, x: g.op(
+        "CONV_2D", [x, g.constant(normal(5, 3, 3, 3)), g.constant(normal(5))], [1, 4, 3, 5],
+        padding=SAME, stride_w=2, stride_h=2, activation=RELU6))
+
+    def padded_depthwise(g, x):
+        padded = g.op("PAD", [x, g.constant([[0, 0], [1, 2], [2, 0], [0, 0]], "i32")], [1, 8, 7, 4])
+        return g.op("DEPTHWISE_CONV_2D", [padded, g.constant(normal(1, 3, 3, 4)), g.constant(normal(4))], [1, 6, 5, 4],
+                    padding=VALID, stride_w=1, stride_h=1, depth_multiplier=1)
+    case("pad_then_depthwise_valid", [1, 5, 5, 4], padded_depthwise)
+
+    def unary_chain(g, x):
+        t = g.op("SQUARED_DIFFERENCE", [x, g.constant(normal(6))], [2, 6])
+        t = g.op("SQRT", [t], [2, 6])
+        t = g.op("ADD", [t, g.constant(np.float32(0.5))], [2, 6])
+        t = g.op("RSQRT", [t], [2, 6])
+        t = g.op("NEG", [t], [2, 6])
+        return g.op("LOGISTIC", [t], [2, 6])
+    case("unary_chain", [2, 6], unary_chain)
+    return cases
+
+
+def write_operator_cases(rng):
+    folder = ROOT / "Tests/VisageNNTests/Fixtures/operators"
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*"):
+        stale.unlink()
+    entries = []
+    for name, graph, shape, output in operator_cases(rng):
+        model = graph.serialize([0], [output])
+        (folder / f"{name}.tflite").write_bytes(model)
+        values = rng.normal(size=shape).astype("<f4")
+        interpreter = Interpreter(model_content=model, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+        interpreter.allocate_tensors()
+        interpreter.set_tensor(interpreter.get_input_details()[0]["index"], values)
+        interpreter.invoke()
+        detail = interpreter.get_output_details()[0]
+        result = interpreter.get_tensor(detail["index"]).astype("<f4")
+        assert list(result.shape) == graph.tensors[output][0], (name, result.shape)
+        (folder / f"{name}.input.f32").write_bytes(values.tobytes())
+        (folder / f"{name}.output.f32").write_bytes(result.tobytes())
+        entries.append({"name": name, "inputShape": shape, "outputShape": list(result.shape)})
+    # A model Visage must refuse, naming the operator.
+    graph = Graph()
+    x = graph.tensor([2, 3])
+    (folder / "unsupported_floor.tflite").write_bytes(graph.serialize([0], [graph.op("FLOOR", [x], [2, 3])]))
+    (folder / "manifest.json").write_text(json.dumps({"cases": entries}, indent=1) + "\n")
+    print(f"wrote {len(entries)} operator cases to {folder.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
