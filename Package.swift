@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "VisageNN", dependencies: ["CVisageKernels"]),
         // Vision-style contour detection on any image.
         .target(name: "VisageContours", dependencies: ["VisageGeometry", "VisageImage"]),
+        // Frame sources: image folders, y4m, raw RGB, ffmpeg. Knows nothing of faces.
+        .target(name: "VisageVideo", dependencies: ["VisageImage"]),
         // The bundled MediaPipe models as resources, verified on load.
         .target(
             name: "VisageModels", path: "Models",
@@ -48,7 +50,7 @@ let package = Package(
         // The public API: requests, observations, the face pipeline.
         .target(
             name: "Visage",
-            dependencies: ["VisageGeometry", "VisageImage", "VisageNN", "VisageContours", "VisageModels"]),
+            dependencies: ["VisageGeometry", "VisageImage", "VisageNN", "VisageContours", "VisageModels", "VisageVideo"]),
         // The command-line tool.
         .executableTarget(
             name: "visage",
@@ -67,6 +69,7 @@ let package = Package(
         .testTarget(
             name: "VisageTests", dependencies: ["Visage", "VisageModels"],
             resources: [.copy("Fixtures")]),
+        .testTarget(name: "VisageVideoTests", dependencies: ["VisageVideo"]),
         .testTarget(name: "VisageCLITests", dependencies: ["visage"]),
     ]
 )

@@ -2,3 +2,4 @@
 @_exported import VisageGeometry
 @_exported import VisageImage
 @_exported import VisageContours
+@_exported import VisageVideo
