@@ -33,6 +33,7 @@ public final class FaceMeshAnalyzer {
         }
         guard mesh.model.inputs.first?.elementCount == 3 * MeshRegion.tensorSize * MeshRegion.tensorSize,
               mesh.model.outputs.count >= 2, mesh.model.outputs[0].elementCount == 3 * FaceMesh.pointCount,
+              mesh.model.outputs[1].elementCount == 1,
               blendshapes.model.inputs.first?.elementCount == BlendshapeInput.count,
               blendshapes.model.outputs.first?.elementCount == FaceBlendshapes.outputCount
         else { throw .model(reason: "the bundled models do not have mesh v2's and the blendshape model's tensor shapes") }
