@@ -44,3 +44,20 @@ struct ParityTests {
         }
     }
 }
+
+/// Splitting output rows over threads changes no arithmetic, so results are bit-identical.
+struct ThreadingTests {
+    @Test func threadsGiveIdenticalOutputs() throws {
+        let fixture = try #require(try ParityFixtures.load().first { $0.model == "face_detection_short_range.tflite" })
+        let model = try Model(data: try fixture.bundledModel.load())
+        let input = try fixture.inputValues()
+        var results: [[[Float]]] = []
+        for threads in [1, 3] {
+            let interpreter = try Interpreter(model: model, options: .init(threads: threads))
+            interpreter.withInput { _ = $0.update(fromContentsOf: input) }
+            try interpreter.invoke()
+            results.append(model.outputs.indices.map { interpreter.output($0) })
+        }
+        #expect(results[0] == results[1])
+    }
+}

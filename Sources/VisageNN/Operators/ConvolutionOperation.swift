@@ -84,7 +84,7 @@ struct ConvolutionOperation: Operation {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         guard let residual else {
             for image in 0 ..< batch {
-                forEachRowRange(kernel.shape.outputHeight, threads: threads) { rows in
+                forEachRowRange(kernel.shape.outputHeight, threads: threads, work: kernel.shape.multiplyAccumulates) { rows in
                     kernel.run(input: x + image * inputBatchStride, output: y + image * outputBatchStride, outputRows: rows)
                 }
             }
@@ -95,7 +95,7 @@ struct ConvolutionOperation: Operation {
         let epilogue = residualEpilogue
         for image in 0 ..< batch {
             let from = x + image * inputBatchStride, to = y + image * outputBatchStride, add = r + image * outputBatchStride
-            forEachRowRange(kernel.shape.outputHeight, threads: threads) { rows in
+            forEachRowRange(kernel.shape.outputHeight, threads: threads, work: kernel.shape.multiplyAccumulates) { rows in
                 var start = rows.lowerBound
                 while start < rows.upperBound {
                     let end = min(start + bandRows, rows.upperBound)

@@ -70,7 +70,7 @@ struct DepthwiseConvolutionOperation: Operation {
     func run(_ tensors: TensorPointers, threads: Int) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         for image in 0 ..< batch {
-            forEachRowRange(kernel.shape.outputHeight, threads: threads) { rows in
+            forEachRowRange(kernel.shape.outputHeight, threads: threads, work: kernel.shape.multiplyAccumulates) { rows in
                 kernel.run(input: x + image * inputBatchStride, output: y + image * outputBatchStride, outputRows: rows)
             }
         }

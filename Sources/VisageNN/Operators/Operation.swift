@@ -17,10 +17,11 @@ protocol Operation: Sendable {
 }
 
 /// Splits `0..<rows` into up to `threads` contiguous ranges and runs `body` on each, in
-/// parallel when more than one.
+/// parallel when more than one. `work` (multiply-accumulates, say) keeps small layers on one
+/// thread, where waking another would cost more than it saves.
 @inline(__always)
-func forEachRowRange(_ rows: Int, threads: Int, _ body: (Range<Int>) -> Void) {
-    let parts = min(threads, rows)
+func forEachRowRange(_ rows: Int, threads: Int, work: Int, _ body: (Range<Int>) -> Void) {
+    let parts = min(threads, rows, max(1, work / minimumWorkPerThread))
     guard parts > 1 else {
         body(0 ..< rows)
         return
@@ -34,6 +35,9 @@ func forEachRowRange(_ rows: Int, threads: Int, _ body: (Range<Int>) -> Void) {
         }
     }
 }
+
+/// About 10 µs of convolution on one core: less than that per thread does not pay for the hand-off.
+private let minimumWorkPerThread = 200_000
 
 /// Carries a value across a `@Sendable` boundary the caller has proven safe.
 private struct UncheckedSendable<Value>: @unchecked Sendable {
