@@ -12,7 +12,7 @@ import VisageImage
 /// ```swift
 /// let art = ContourArt(pivotRange: 0.2 ... 0.7, adjustmentRange: 0.5 ... 3, iouThreshold: 0.9)
 /// let strokes = try art.contours(for: image)
-/// let svg = ContourRenderer.svg(strokes, width: 800, height: 600)
+/// let svg = try ContourRenderer.svg(strokes, width: 800, height: 600)
 /// ```
 public struct ContourArt: Sendable, Hashable {
     public var pivotRange: ClosedRange<Float>

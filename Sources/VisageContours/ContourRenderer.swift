@@ -9,7 +9,7 @@ import VisageImage
 /// images; the pen is one pixel wide per 1024 pixels of the canvas's longer side (at least one).
 ///
 /// ```swift
-/// let svg = ContourRenderer.svg(observation.contours, width: image.width, height: image.height)
+/// let svg = try ContourRenderer.svg(observation.contours, width: image.width, height: image.height)
 /// let png = try ContourRenderer.png(observation.contours, over: image)
 /// ```
 public enum ContourRenderer {
