@@ -19,10 +19,6 @@ package struct TracedBorders: Sendable, Hashable {
 
     package var count: Int { parents.count }
 
-    package func pointCount(of border: Int) -> Int {
-        pointOffsets[border + 1] - pointOffsets[border]
-    }
-
     /// The points of `border` as (x, y) pairs.
     package func points(of border: Int) -> [(x: Int, y: Int)] {
         (pointOffsets[border] ..< pointOffsets[border + 1]).map {
