@@ -1,0 +1,7 @@
+/// What ``FaceTracker`` learnt from one frame: its tracked faces and the events it completed.
+public struct FaceTrackingUpdate: Sendable {
+    public var frameIndex: Int
+    public var time: Double
+    public var faces: [TrackedFace]
+    public var events: [FaceTrackingEvent]
+}
