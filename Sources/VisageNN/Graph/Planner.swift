@@ -86,8 +86,14 @@ enum Planner {
                    graph.tensors[residual].shape == graph.tensors[fusion.output].shape,
                    graph.tensors[nodes[add].outputs[0]].shape == graph.tensors[fusion.output].shape,
                    (producer[residual] ?? -1) < index || graph.tensors[residual].constant != nil {
-                    // conv → ADD(residual) [→ RELU | PRELU]: add the residual as each band is written.
+                    // conv → ADD(residual) [→ RELU | PRELU]: add the residual as each band is written,
+                    // reading past a PAD that only appends zero channels to it.
                     fusion.residual = residual
+                    if let pad = producer[residual], !skipped[pad], nodes[pad].code == .pad, soleConsumer(residual) == add,
+                       let source = trailingChannelPadSource(graph, nodes[pad]), (producer[source] ?? -1) < index {
+                        fusion.residual = source
+                        skipped[pad] = true
+                    }
                     fusion.output = nodes[add].outputs[0]
                     skipped[add] = true
                     if let next = soleConsumer(fusion.output), !skipped[next] {
@@ -252,6 +258,18 @@ enum Planner {
               graph.tensors[node.outputs[0]].shape == graph.tensors[input].shape
         else { return nil }
         return slopes
+    }
+
+    /// The input of a PAD that only appends zero channels to an NHWC tensor.
+    private static func trailingChannelPadSource(_ graph: Graph, _ node: GraphOperator) -> Int? {
+        guard node.inputs.count == 2, node.outputs.count == 1, node.inputs.allSatisfy({ $0 >= 0 }),
+              graph.tensors[node.inputs[0]].shape.count == 4, graph.tensors[node.inputs[0]].constant == nil,
+              let values = graph.tensors[node.inputs[1]].constant?.integers, values.count == 8,
+              values[0 ..< 7].allSatisfy({ $0 == 0 }), values[7] >= 0,
+              graph.tensors[node.outputs[0]].shape == Array(graph.tensors[node.inputs[0]].shape[0 ..< 3])
+                  + [graph.tensors[node.inputs[0]].shape[3] + values[7]]
+        else { return nil }
+        return node.inputs[0]
     }
 
     /// (top, bottom, left, right) of a PAD that pads only the height and width of an NHWC tensor.

@@ -7,7 +7,8 @@ struct ConvolutionFusion {
     /// Zero padding added before (top, left) and after (bottom, right) by a fused PAD.
     var padTop = 0, padLeft = 0, padBottom = 0, padRight = 0
     var epilogue: ConvolutionEpilogue
-    /// A tensor of the output's shape added to the result (a residual connection).
+    /// A tensor added to the result (a residual connection): of the output's shape, or with
+    /// fewer channels when a channel PAD that widened it with zeros was folded in.
     var residual: Int?
     /// Clamp and per-channel PRELU slopes applied after the residual is added.
     var residualEpilogue = ConvolutionEpilogue()

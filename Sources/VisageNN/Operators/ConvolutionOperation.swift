@@ -10,6 +10,8 @@ struct ConvolutionOperation: Operation {
     let inputBatchStride: Int
     let outputBatchStride: Int
     let residual: Int?
+    /// Channels of the residual: the output's, or fewer when it is zero-padded to the output's.
+    let residualChannels: Int
     let residualEpilogue: ConvolutionEpilogue
     /// Output rows per band when a residual is fused (about 32 KiB of output).
     let bandRows: Int
@@ -48,10 +50,13 @@ struct ConvolutionOperation: Operation {
             kernel: weightShape[2], stride: options.strideX, padding: options.padding)
         let outputShape = [inputShape[0], height, width, weightShape[0]]
         try context.expectShape(fusion.output, outputShape)
+        var residualChannels = weightShape[0]
         if let residual = fusion.residual {
-            guard try context.floatShape(residual) == outputShape else {
-                throw context.invalid("the residual \(context.shape(residual)) does not match the output \(outputShape)")
+            let shape = try context.floatShape(residual)
+            guard shape.count == 4, shape.dropLast() == outputShape.dropLast(), (1 ... weightShape[0]).contains(shape[3]) else {
+                throw context.invalid("the residual \(shape) does not match the output \(outputShape)")
             }
+            residualChannels = shape[3]
         }
         if let slopes = fusion.residualEpilogue.preluSlopes, slopes.count != weightShape[0] {
             throw context.invalid("PReLU slopes have \(slopes.count) values for \(weightShape[0]) output channels")
@@ -76,6 +81,7 @@ struct ConvolutionOperation: Operation {
         inputBatchStride = inputShape[1] * inputShape[2] * inputShape[3]
         outputBatchStride = height * width * weightShape[0]
         residual = fusion.residual
+        self.residualChannels = residualChannels
         residualEpilogue = fusion.residualEpilogue
         bandRows = max(1, 8192 / (width * weightShape[0]))
     }
@@ -91,17 +97,32 @@ struct ConvolutionOperation: Operation {
             return
         }
         let r = UnsafePointer(tensors[residual])
-        let rowLength = kernel.shape.outputWidth * kernel.shape.outputChannels
+        let channels = kernel.shape.outputChannels, residualChannels = residualChannels
+        let rowLength = kernel.shape.outputWidth * channels
         let epilogue = residualEpilogue
+        let clamps = epilogue.min > -.infinity || epilogue.max < .infinity
         for image in 0 ..< batch {
-            let from = x + image * inputBatchStride, to = y + image * outputBatchStride, add = r + image * outputBatchStride
+            let from = x + image * inputBatchStride, to = y + image * outputBatchStride
+            let add = r + image * (outputBatchStride / channels) * residualChannels
             forEachRowRange(kernel.shape.outputHeight, threads: threads, work: kernel.shape.multiplyAccumulates) { rows in
                 var start = rows.lowerBound
                 while start < rows.upperBound {
                     let end = min(start + bandRows, rows.upperBound)
                     kernel.run(input: from, output: to, outputRows: start ..< end)
                     let offset = start * rowLength, count = (end - start) * rowLength
-                    Elementwise.add(to + offset, add + offset, to + offset, count: count, min: epilogue.min, max: epilogue.max)
+                    if residualChannels == channels {
+                        Elementwise.add(to + offset, add + offset, to + offset, count: count, min: epilogue.min, max: epilogue.max)
+                    } else {
+                        // The residual's missing channels are the zeros of a folded PAD: add the rest per pixel.
+                        let first = offset / channels
+                        for pixel in first ..< first + count / channels {
+                            Elementwise.add(
+                                to + pixel * channels, add + pixel * residualChannels, to + pixel * channels, count: residualChannels)
+                        }
+                        if clamps {
+                            Elementwise.clamp(to + offset, to + offset, count: count, min: epilogue.min, max: epilogue.max)
+                        }
+                    }
                     if let slopes = epilogue.preluSlopes {
                         slopes.withUnsafeBufferPointer { slopes in
                             Elementwise.prelu(to + offset, slopes: slopes.baseAddress!, channels: slopes.count, to + offset, count: count)
