@@ -3,8 +3,8 @@ import VisageImage
 /// Detects faces with ML Kit's API shape: `FaceDetector(options:)`, then `process(_:)` per image.
 ///
 /// ```swift
-/// let detector = FaceDetector(options: .init(performanceMode: .accurate, minFaceSize: 0.02))
-/// for face in try detector.process(image) { print(face.frame, face.headEulerAngleZ) }
+/// let detector = FaceDetector(options: .init(performanceMode: .accurate, classificationMode: .all, minFaceSize: 0.02))
+/// for face in try detector.process(image) { print(face.frame, face.headEulerAngleZ, face.smilingProbability ?? 0) }
 /// ```
 /// Models load once per process and are shared; a detector is a cheap value, safe to use from any task.
 public struct FaceDetector: Sendable {
@@ -17,14 +17,40 @@ public struct FaceDetector: Sendable {
     /// The faces in `image` at least `minFaceSize` of its width wide, by decreasing confidence.
     /// `orientation`, when given, replaces the image's own.
     /// - Throws: ``FaceDetectionError/invalidParameter(name:value:rule:)`` for a `minFaceSize` outside 0…1,
-    ///   ``FaceDetectionError/model(name:reason:)`` when a model cannot be loaded.
+    ///   ``FaceDetectionError/model(name:reason:)`` when a detector model cannot be loaded,
+    ///   ``FaceDetectionError/landmarks(reason:)`` when the face-mesh stage fails.
     public func process(_ image: Image, orientation: ImageOrientation? = nil) throws(FaceDetectionError) -> [Face] {
+        try analyzedFaces(in: image, orientation: orientation).map(\.face)
+    }
+
+    /// A face with everything the mesh stage found, for callers that want more than ML Kit's shape
+    /// (the command-line tool).
+    package struct AnalyzedFace: Sendable {
+        package var face: Face
+        /// Nil when the mesh did not run (no mode asked for it) or found no face in the region.
+        package var analysis: FaceAnalysis?
+        package var captureQuality: Float?
+    }
+
+    /// ``process(_:orientation:)`` keeping the analysis. The mesh runs when a mode needs it, when `mesh`
+    /// is true, or for `captureQuality`.
+    package func analyzedFaces(
+        in image: Image, orientation: ImageOrientation? = nil, mesh: Bool = false, captureQuality: Bool = false
+    ) throws(FaceDetectionError) -> [AnalyzedFace] {
         let minFaceSize = options.minFaceSize
         guard minFaceSize.isFinite, (0...1).contains(minFaceSize) else {
             throw .invalidParameter(name: "minFaceSize", value: "\(minFaceSize)", rule: "must be a fraction of the image width in 0…1")
         }
         let faces = try FaceDetectionPipeline.detect(
-            in: image, orientation: orientation, mode: options.performanceMode, minFaceSize: minFaceSize)
-        return faces.filter { Double($0.detection.width) >= minFaceSize }.map(Face.init)
+            in: image, orientation: orientation, mode: options.performanceMode, minFaceSize: minFaceSize
+        ).filter { Double($0.detection.width) >= minFaceSize }
+        guard options.needsMesh || mesh || captureQuality else { return faces.map { AnalyzedFace(face: Face($0)) } }
+        let results = try FaceLandmarkPipeline.analyze(
+            image, orientation: orientation, regions: try FaceLandmarkPipeline.regions(for: faces), captureQuality: captureQuality)
+        return zip(faces, results).map { face, result in
+            AnalyzedFace(
+                face: Face(face, analysis: result.analysis, options: options), analysis: result.analysis,
+                captureQuality: result.captureQuality)
+        }
     }
 }

@@ -1,24 +1,47 @@
 import Foundation
 import VisageImage
 
-/// Draws detected faces over their picture: teal boxes and keypoint dots, as a PNG or an SVG.
+/// Draws detected faces over their picture: teal boxes and keypoint dots, and orange landmark regions,
+/// contours or mesh points, as a PNG or an SVG.
 ///
 /// Both take the upright picture, so coordinates are the faces' own (pixels, origin top left).
 package enum FaceAnnotation {
     /// Teal, as `#008080`.
     static let color: (red: UInt8, green: UInt8, blue: UInt8) = (0, 128, 128)
+    /// Orange, as `#FF8C00`, for the shapes traced on a face.
+    static let shapeColor: (red: UInt8, green: UInt8, blue: UInt8) = (255, 140, 0)
+
+    /// Points traced on a face, in upright pixels: a landmark region, a contour, or the mesh.
+    package struct Shape: Sendable {
+        package enum Style: Sendable {
+            /// A line through the points.
+            case open
+            /// A line through the points and back to the first.
+            case closed
+            /// A dot at each point.
+            case dots
+        }
+
+        package var points: [CGPoint]
+        package var style: Style
+
+        package init(points: [CGPoint], style: Style) {
+            self.points = points
+            self.style = style
+        }
+    }
 
     /// Line width in pixels: visible on large pictures, yet thin beside small faces.
     static func lineWidth(width: Int, height: Int, faceWidth: Double) -> Int {
         max(1, min(max(2, max(width, height) / 320), Int(faceWidth / 24)))
     }
 
-    /// The upright picture as RGB with the faces drawn in.
-    package static func drawn(_ faces: [Face], on image: Image) -> Image {
+    /// The upright picture as RGB with the faces drawn in, and `shapes` (one-pixel lines and dots) over them.
+    package static func drawn(_ faces: [Face], shapes: [Shape] = [], on image: Image) -> Image {
         var picture = image.applyingOrientation().converted(to: .rgb8)
         let (width, height, stride) = (picture.width, picture.height, picture.bytesPerRow)
         picture.withUnsafeMutableBytes { pixels in
-            func fill(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) {
+            func fill(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ color: (red: UInt8, green: UInt8, blue: UInt8) = color) {
                 let (left, right) = (max(x0, 0), min(x1, width))
                 let (top, bottom) = (max(y0, 0), min(y1, height))
                 guard left < right, top < bottom else { return }
@@ -49,12 +72,31 @@ package enum FaceAnnotation {
                     }
                 }
             }
+            for shape in shapes {
+                let points = shape.points.filter { $0.x.isFinite && $0.y.isFinite }.map {
+                    SIMD2(Double(Self.pixel($0.x, limit: width)), Double(Self.pixel($0.y, limit: height)))
+                }
+                switch shape.style {
+                case .dots:
+                    for p in points { fill(Int(p.x), Int(p.y), Int(p.x) + 2, Int(p.y) + 2, shapeColor) }
+                case .open, .closed:
+                    let ends = shape.style == .closed && points.count > 2 ? points + [points[0]] : points
+                    for (a, b) in zip(ends, ends.dropFirst()) {
+                        // Clamped ends keep every segment within the picture's diagonal.
+                        let steps = Int(max(abs(b.x - a.x), abs(b.y - a.y)).rounded(.up))
+                        for step in 0...steps {
+                            let p = steps == 0 ? a : a + (b - a) * (Double(step) / Double(steps))
+                            fill(Int(p.x.rounded()), Int(p.y.rounded()), Int(p.x.rounded()) + 1, Int(p.y.rounded()) + 1, shapeColor)
+                        }
+                    }
+                }
+            }
         }
         return picture
     }
 
-    /// An SVG document: the upright picture embedded as PNG, the faces as vector shapes over it.
-    package static func svg(_ faces: [Face], on image: Image) throws(ImageError) -> String {
+    /// An SVG document: the upright picture embedded as PNG, the faces and `shapes` as vector shapes over it.
+    package static func svg(_ faces: [Face], shapes: [Shape] = [], on image: Image) throws(ImageError) -> String {
         let picture = image.applyingOrientation()
         let png = try picture.pngData().base64EncodedString()
         let (width, height) = (picture.width, picture.height)
@@ -79,7 +121,22 @@ package enum FaceAnnotation {
                 svg += "<circle cx=\"\(number(point.x))\" cy=\"\(number(point.y))\" r=\"\(line * 2)\"><title>\(keypoint)</title></circle>\n"
             }
         }
-        svg += "</g>\n</svg>\n"
+        svg += "</g>\n"
+        if !shapes.isEmpty {
+            svg += "<g fill=\"none\" stroke=\"#FF8C00\" stroke-width=\"1\">\n"
+            for shape in shapes {
+                let points = shape.points.filter { $0.x.isFinite && $0.y.isFinite }
+                switch shape.style {
+                case .dots:
+                    for p in points { svg += "<circle cx=\"\(number(p.x))\" cy=\"\(number(p.y))\" r=\"1\" fill=\"#FF8C00\" stroke=\"none\"/>\n" }
+                case .open, .closed:
+                    let list = points.map { "\(number($0.x)),\(number($0.y))" }.joined(separator: " ")
+                    svg += "<\(shape.style == .closed ? "polygon" : "polyline") points=\"\(list)\"/>\n"
+                }
+            }
+            svg += "</g>\n"
+        }
+        svg += "</svg>\n"
         return svg
     }
 

@@ -1,0 +1,123 @@
+import VisageImage
+
+/// What the mesh stage adds to one face: its analysis (nil when the mesh model saw no face in its
+/// region, or the region lay outside the picture) and, when asked for, its capture quality.
+package struct LandmarkResult: Sendable, Hashable {
+    package var analysis: FaceAnalysis?
+    package var captureQuality: Float?
+}
+
+/// Face regions → mesh → blendshapes → pose and classification (→ capture quality) on one image.
+package enum FaceLandmarkPipeline {
+    /// Analyzes each region of `image`, whose stored pixels have `orientation` (the image's own when nil).
+    /// A nil region gives an empty result.
+    ///
+    /// - Throws: ``FaceDetectionError/landmarks(reason:)`` when a model cannot be loaded or a stage fails,
+    ///   ``FaceDetectionError/captureQuality(_:)`` when the quality of a found face cannot be measured.
+    package static func analyze(
+        _ image: Image, orientation: ImageOrientation?, regions: [MeshRegion?], captureQuality: Bool
+    ) throws(FaceDetectionError) -> [LandmarkResult] {
+        guard regions.contains(where: { $0 != nil }) else { return regions.map { _ in LandmarkResult() } }
+        let image = orientation.map { image.withOrientation($0) } ?? image
+        let runner = try FaceMeshRunner.shared()
+        return try runner.withAnalyzer { analyzer throws(FaceDetectionError) in
+            var results: [LandmarkResult] = []
+            results.reserveCapacity(regions.count)
+            for region in regions {
+                guard let region else {
+                    results.append(LandmarkResult())
+                    continue
+                }
+                let analysis: FaceAnalysis?
+                do {
+                    analysis = try analyzer.analyze(image, region: region)
+                } catch {
+                    throw .landmarks(reason: "\(error)")
+                }
+                var quality: Float?
+                if captureQuality, let analysis {
+                    do throws(CaptureQualityError) {
+                        quality = try CaptureQuality(
+                            image: image, mesh: analysis.mesh, pose: analysis.pose, classification: analysis.classification
+                        ).score
+                    } catch {
+                        throw .captureQuality(error)
+                    }
+                }
+                results.append(LandmarkResult(analysis: analysis, captureQuality: quality))
+            }
+            return results
+        }
+    }
+
+    /// The mesh regions of faces the detector found.
+    package static func regions(for faces: [DetectedFace]) throws(FaceDetectionError) -> [MeshRegion?] {
+        var regions: [MeshRegion?] = []
+        for face in faces {
+            do {
+                regions.append(try MeshRegion(detection: face.detection, imageWidth: face.imageWidth, imageHeight: face.imageHeight))
+            } catch {
+                throw .landmarks(reason: error.description)
+            }
+        }
+        return regions
+    }
+
+    /// The mesh regions of observations given by the caller (Vision's `inputFaceObservations`), in an
+    /// upright picture of `width` × `height` pixels.
+    ///
+    /// A box must have a finite origin and a positive, finite size, and not be absurdly larger than the
+    /// picture; a box that does not overlap the picture gets no region (its face has no landmarks). The
+    /// eye keypoints set the rotation as the detector's do; when they are not finite the region is upright.
+    ///
+    /// - Throws: ``FaceDetectionError/invalidParameter(name:value:rule:)`` naming the observation.
+    package static func regions(for observations: [FaceObservation], width: Int, height: Int) throws(FaceDetectionError) -> [MeshRegion?] {
+        var regions: [MeshRegion?] = []
+        for (index, observation) in observations.enumerated() {
+            let box = observation.boundingBox
+            let name = "inputFaceObservations[\(index)].boundingBox"
+            guard [box.minX, box.minY, box.width, box.height].allSatisfy(\.isFinite) else {
+                throw .invalidParameter(name: name, value: "\(box)", rule: "must have finite coordinates")
+            }
+            guard box.width > 0, box.height > 0 else {
+                throw .invalidParameter(name: name, value: "\(box)", rule: "must have a positive width and height")
+            }
+            guard box.minX < 1, box.minX + box.width > 0, box.minY < 1, box.minY + box.height > 0 else {
+                regions.append(nil)
+                continue
+            }
+            let right = observation.keypoints.rightEye, left = observation.keypoints.leftEye
+            let eyes = [right.x, right.y, left.x, left.y].allSatisfy(\.isFinite)
+                ? (SIMD2(right.x, 1 - right.y), SIMD2(left.x, 1 - left.y)) : (SIMD2<Double>(0, 0), SIMD2<Double>(1, 0))
+            do {
+                regions.append(try MeshRegion(
+                    normalizedBox: (box.minX, 1 - box.minY - box.height, box.width, box.height),
+                    rightEye: eyes.0, leftEye: eyes.1, imageWidth: width, imageHeight: height))
+            } catch {
+                throw .invalidParameter(name: name, value: "\(box)", rule: error.description)
+            }
+        }
+        return regions
+    }
+}
+
+extension FaceLandmarkPipeline {
+    /// The landmark and capture-quality requests' work: `inputs` (or the short-range detector's faces
+    /// when nil) analyzed, in order.
+    static func observations(
+        in image: Image, orientation: ImageOrientation?, inputs: [FaceObservation]?, captureQuality: Bool
+    ) throws(FaceDetectionError) -> [FaceObservation] {
+        let observations: [FaceObservation], regions: [MeshRegion?]
+        if let inputs {
+            let upright = (orientation ?? image.orientation).uprightSize(rawWidth: image.width, rawHeight: image.height)
+            observations = inputs
+            regions = try Self.regions(for: inputs, width: upright.width, height: upright.height)
+        } else {
+            let faces = try FaceDetectionPipeline.detect(in: image, orientation: orientation, mode: .fast)
+            observations = faces.map(FaceObservation.init)
+            regions = try Self.regions(for: faces)
+        }
+        let results = try analyze(image, orientation: orientation, regions: regions, captureQuality: captureQuality)
+        return zip(observations, results).map { $0.adding($1) }
+    }
+}
