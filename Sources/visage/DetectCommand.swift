@@ -6,16 +6,19 @@ import Visage
 struct DetectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Find faces: boxes, confidence, head angles and six keypoints.",
+        abstract: "Find faces: boxes, confidence, head angles, keypoints; landmarks, contours, mesh, expressions, quality.",
         discussion: """
             Folders are expanded to the images directly inside them. Coordinates are in the upright
-            picture (EXIF orientation applied); angles are in degrees with ML Kit's signs.
+            picture (EXIF orientation applied), pixels with the origin at the top left; angles are in
+            degrees with ML Kit's signs. Any of --landmarks, --contours, --classify, --quality and --mesh
+            runs the face mesh, whose fitted pose then gives the angles.
 
               $ visage detect Samples/astronaut.png
               Samples/astronaut.png (512×512): 1 face found
                 face 1: x 177, y 82, 95×95 px, confidence 0.92, roll 5.3°, yaw -7.0°, pitch 1.2°
+              $ visage detect --classify --quality Samples/astronaut.png
               $ visage detect --json --mode accurate --min-face-size 0.02 photos/
-              $ visage detect group.jpg --annotate group-faces.png
+              $ visage detect group.jpg --landmarks --annotate group-faces.png
             """)
 
     enum Mode: String, ExpressibleByArgument, CaseIterable {
@@ -35,15 +38,30 @@ struct DetectCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per image (JSON Lines).")
     var json = false
 
+    @Flag(help: "Add Vision's landmark regions and ML Kit's ten landmarks (JSON: landmarks, mlkitLandmarks).")
+    var landmarks = false
+
+    @Flag(help: "Add ML Kit's fifteen face contours (JSON: contours).")
+    var contours = false
+
+    @Flag(help: "Add smiling and eye-open probabilities and the 52 blendshapes (JSON: smilingProbability, leftEyeOpenProbability, rightEyeOpenProbability, blendshapes).")
+    var classify = false
+
+    @Flag(help: "Add the capture quality, 0…1 (JSON: captureQuality).")
+    var quality = false
+
+    @Flag(help: "Add the 478-point face mesh (JSON: mesh, x y in pixels, z relative depth in pixels).")
+    var mesh = false
+
     @Option(help: ArgumentHelp(
-        "Write the image with the faces drawn in (teal boxes and keypoints), as PNG or SVG by the extension.",
+        "Write the image with the faces drawn in (teal boxes and keypoints; orange landmark regions, contours or mesh points when asked for), as PNG or SVG by the extension.",
         discussion: "With several images, each is written to OUT with \"-<image name>\" added before the extension.",
         valueName: "OUT.png|OUT.svg"))
     var annotate: String?
 
     @Option(help: ArgumentHelp(
         "Instead of reporting faces, time N detections per image and print the median milliseconds, "
-            + "decoding included and excluded (build with -c release).",
+            + "decoding included and excluded (build with -c release); with the mesh flags, detection and the mesh stage together.",
         valueName: "N"))
     var benchmark: Int?
 
@@ -67,6 +85,10 @@ struct DetectCommand: AsyncParsableCommand {
         var x, y: Double
     }
 
+    struct Point3: Encodable {
+        var x, y, z: Double
+    }
+
     struct FaceRecord: Encodable {
         /// Pixels, origin top left.
         var frame: Rect
@@ -76,6 +98,16 @@ struct DetectCommand: AsyncParsableCommand {
         var roll, yaw, pitch: Double
         /// Pixels, origin top left.
         var keypoints: [String: Point]
+        /// Vision's regions, pixels, origin top left.
+        var landmarks: [String: [Point]]?
+        var mlkitLandmarks: [String: Point]?
+        var contours: [String: [Point]]?
+        var mesh: [Point3]?
+        var blendshapes: [String: Float]?
+        var smilingProbability: Float?
+        var leftEyeOpenProbability: Float?
+        var rightEyeOpenProbability: Float?
+        var captureQuality: Float?
     }
 
     struct Record: Encodable {
@@ -85,29 +117,50 @@ struct DetectCommand: AsyncParsableCommand {
         var faces: [FaceRecord]
     }
 
+    /// What to report beyond the detector's results.
+    struct Extras {
+        var landmarks = false, contours = false, classify = false, quality = false, mesh = false
+        /// The mesh runs for `mesh` alone too: its pose replaces the keypoint angles.
+        var needsMesh: Bool { landmarks || contours || classify || quality || mesh }
+    }
+
+    var extras: Extras {
+        Extras(landmarks: landmarks, contours: contours, classify: classify, quality: quality, mesh: mesh)
+    }
+
+    var detector: FaceDetector {
+        FaceDetector(options: .init(
+            performanceMode: mode == .fast ? .fast : .accurate, landmarkMode: landmarks ? .all : .none,
+            contourMode: contours ? .all : .none, classificationMode: classify ? .all : .none, minFaceSize: minFaceSize))
+    }
+
     func run() async throws {
-        let detector = FaceDetector(options: .init(performanceMode: mode == .fast ? .fast : .accurate, minFaceSize: minFaceSize))
+        let (detector, extras) = (detector, extras)
         let batch = Batch(paths: images)
         let several = batch.inputs.count > 1
         try await batch.run { url in
             if let benchmark {
-                return try Self.time(detector, url: url, runs: benchmark, name: batch.displayName(url), json: json)
+                return try Self.time(detector, extras: extras, url: url, runs: benchmark, name: batch.displayName(url), json: json)
             }
             let image = try Image(contentsOf: url, options: .init(applyOrientation: false))
-            let faces = try detector.process(image)
+            let faces = try Self.faces(detector, extras: extras, in: image)
             let name = batch.displayName(url)
             let size = image.size
             if json {
                 try JSONOutput.line(Record(
                     image: name, width: Int(size.width), height: Int(size.height),
-                    faces: faces.map { Self.record($0, imageSize: size) }))
+                    faces: faces.map { Self.record($0, extras: extras, imageSize: size) }))
             } else {
-                print(Self.summary(faces, name: name, size: size))
+                print(Self.summary(faces, extras: extras, name: name, size: size))
             }
             if let annotate {
-                try Self.write(faces, on: image, to: several ? Self.path(annotate, for: url) : annotate)
+                try Self.write(faces, extras: extras, on: image, to: several ? Self.path(annotate, for: url) : annotate)
             }
         }
+    }
+
+    static func faces(_ detector: FaceDetector, extras: Extras, in image: Image) throws -> [FaceDetector.AnalyzedFace] {
+        try detector.analyzedFaces(in: image, mesh: extras.needsMesh, captureQuality: extras.quality)
     }
 
     struct Timing: Encodable {
@@ -124,7 +177,7 @@ struct DetectCommand: AsyncParsableCommand {
     /// Median wall-clock and CPU times of `runs` detections on the decoded image, and of `runs`
     /// decode-and-detect passes from the file's bytes (read once, so disk speed is left out), after two
     /// warm-up runs.
-    static func time(_ detector: FaceDetector, url: URL, runs: Int, name: String, json: Bool) throws {
+    static func time(_ detector: FaceDetector, extras: Extras, url: URL, runs: Int, name: String, json: Bool) throws {
         let data = try Data(contentsOf: url)
         let decode = { () throws -> Image in try Image(data: data, options: .init(applyOrientation: false)) }
         let image = try decode()
@@ -147,8 +200,8 @@ struct DetectCommand: AsyncParsableCommand {
             }
             return (wall.sorted()[runs / 2], cpu.sorted()[runs / 2])
         }
-        let detect = try medians { faces = try detector.process(image).count }
-        let decodeAndDetect = try medians { _ = try detector.process(try decode()) }
+        let detect = try medians { faces = try Self.faces(detector, extras: extras, in: image).count }
+        let decodeAndDetect = try medians { _ = try Self.faces(detector, extras: extras, in: try decode()) }
         let timing = Timing(
             image: name, runs: runs, faces: faces, detectMilliseconds: detect.wall,
             decodeAndDetectMilliseconds: decodeAndDetect.wall, detectCPUMilliseconds: detect.cpu,
@@ -157,32 +210,95 @@ struct DetectCommand: AsyncParsableCommand {
             try JSONOutput.line(timing)
         } else {
             let format = { (value: Double) in String(format: "%.3f", value) }
-            print("\(name): \(faces) faces; detect \(format(detect.wall)) ms (CPU \(format(detect.cpu))), "
-                + "decode and detect \(format(decodeAndDetect.wall)) ms (CPU \(format(decodeAndDetect.cpu))); medians of \(runs)")
+            let stage = extras.needsMesh ? "detect and mesh" : "detect"
+            print("\(name): \(faces) faces; \(stage) \(format(detect.wall)) ms (CPU \(format(detect.cpu))), "
+                + "decode and \(stage) \(format(decodeAndDetect.wall)) ms (CPU \(format(decodeAndDetect.cpu))); medians of \(runs)")
         }
     }
 
-    static func record(_ face: Face, imageSize: CGSize) -> FaceRecord {
+    static func point(_ p: CGPoint) -> Point { Point(x: p.x, y: p.y) }
+
+    static func record(_ analyzed: FaceDetector.AnalyzedFace, extras: Extras, imageSize: CGSize) -> FaceRecord {
+        let face = analyzed.face
         let frame = face.frame
         let box = NormalizedRect(imageRect: frame, in: imageSize, origin: .upperLeft)
-        return FaceRecord(
+        var record = FaceRecord(
             frame: Rect(x: frame.minX, y: frame.minY, width: frame.width, height: frame.height),
             boundingBox: Rect(x: box.minX, y: box.minY, width: box.width, height: box.height),
             confidence: face.confidence,
             roll: face.headEulerAngleZ, yaw: face.headEulerAngleY, pitch: face.headEulerAngleX,
-            keypoints: Dictionary(uniqueKeysWithValues: face.keypoints.map { ($0.key.description, Point(x: $0.value.x, y: $0.value.y)) }))
+            keypoints: Dictionary(uniqueKeysWithValues: face.keypoints.map { ($0.key.description, point($0.value)) }))
+        guard let analysis = analyzed.analysis else { return record }
+        if extras.landmarks {
+            record.landmarks = regions(analysis.mesh, box: box).mapValues { $0.pointsInImage(imageSize: imageSize).map(point) }
+            record.mlkitLandmarks = Dictionary(uniqueKeysWithValues: face.landmarks.map { ($0.type.rawValue, point($0.position)) })
+        }
+        if extras.contours {
+            record.contours = Dictionary(uniqueKeysWithValues: face.contours.map { ($0.type.rawValue, $0.points.map(point)) })
+        }
+        if extras.mesh {
+            let mesh = analysis.mesh
+            record.mesh = mesh.points.indices.map {
+                let p = mesh.pixel($0)
+                return Point3(x: p.x, y: p.y, z: Double(mesh.points[$0].z) * Double(mesh.imageWidth))
+            }
+        }
+        if extras.classify {
+            record.blendshapes = analysis.blendshapes.named
+            (record.smilingProbability, record.leftEyeOpenProbability, record.rightEyeOpenProbability) =
+                (face.smilingProbability, face.leftEyeOpenProbability, face.rightEyeOpenProbability)
+        }
+        record.captureQuality = analyzed.captureQuality
+        return record
     }
 
-    static func summary(_ faces: [Face], name: String, size: CGSize) -> String {
+    /// Vision's regions of a face by name, normalized to `box`; empty when the mesh cannot make them.
+    static func regions(_ mesh: FaceMesh, box: NormalizedRect) -> [String: FaceLandmarkRegion] {
+        guard let l = try? FaceLandmarks2D(mesh: mesh, boundingBox: box) else { return [:] }
+        return [
+            "faceContour": l.faceContour, "leftEye": l.leftEye, "rightEye": l.rightEye, "leftEyebrow": l.leftEyebrow,
+            "rightEyebrow": l.rightEyebrow, "nose": l.nose, "noseCrest": l.noseCrest, "medianLine": l.medianLine,
+            "outerLips": l.outerLips, "innerLips": l.innerLips, "leftPupil": l.leftPupil, "rightPupil": l.rightPupil,
+        ]
+    }
+
+    static func summary(_ faces: [FaceDetector.AnalyzedFace], extras: Extras, name: String, size: CGSize) -> String {
         let count = faces.isEmpty ? "no faces found" : faces.count == 1 ? "1 face found" : "\(faces.count) faces found"
         var text = "\(name) (\(Int(size.width))×\(Int(size.height))): \(count)"
-        for (index, face) in faces.enumerated() {
+        func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+        for (index, analyzed) in faces.enumerated() {
+            let face = analyzed.face
             let f = face.frame
             text += "\n  face \(index + 1): x \(Int(f.minX.rounded())), y \(Int(f.minY.rounded())), "
                 + "\(Int(f.width.rounded()))×\(Int(f.height.rounded())) px, "
-                + "confidence \(String(format: "%.2f", face.confidence)), "
-                + "roll \(String(format: "%.1f", face.headEulerAngleZ))°, yaw \(String(format: "%.1f", face.headEulerAngleY))°, "
-                + "pitch \(String(format: "%.1f", face.headEulerAngleX))°"
+                + "confidence \(format(Double(face.confidence))), "
+                + "roll \(format(face.headEulerAngleZ, 1))°, yaw \(format(face.headEulerAngleY, 1))°, "
+                + "pitch \(format(face.headEulerAngleX, 1))°"
+            guard extras.needsMesh else { continue }
+            guard let analysis = analyzed.analysis else {
+                text += "\n    no face mesh: the mesh model found no face in this box"
+                continue
+            }
+            if extras.classify, let smile = face.smilingProbability, let left = face.leftEyeOpenProbability,
+               let right = face.rightEyeOpenProbability {
+                text += "\n    smiling \(format(Double(smile))), left eye open \(format(Double(left))), right eye open \(format(Double(right)))"
+                let top = Blendshape.allCases.sorted { analysis.blendshapes[$0] > analysis.blendshapes[$1] }.prefix(3)
+                text += "\n    strongest blendshapes: " + top.map { "\($0) \(format(Double(analysis.blendshapes[$0])))" }.joined(separator: ", ")
+            }
+            if extras.quality, let quality = analyzed.captureQuality {
+                text += "\n    capture quality \(format(Double(quality)))"
+            }
+            if extras.landmarks {
+                text += "\n    landmarks: " + face.landmarks.map {
+                    "\($0.type.rawValue) (\(Int($0.position.x.rounded())), \(Int($0.position.y.rounded())))"
+                }.joined(separator: ", ")
+            }
+            if extras.contours {
+                text += "\n    contours: \(face.contours.count) with \(face.contours.reduce(0) { $0 + $1.points.count }) points"
+            }
+            if extras.mesh {
+                text += "\n    mesh: \(analysis.mesh.points.count) points, face presence \(format(Double(analysis.mesh.presence)))"
+            }
         }
         return text
     }
@@ -194,16 +310,46 @@ struct DetectCommand: AsyncParsableCommand {
         return (base.deletingPathExtension + "-" + stem as NSString).appendingPathExtension(base.pathExtension) ?? out
     }
 
-    static func write(_ faces: [Face], on image: Image, to path: String) throws {
+    static func write(_ faces: [FaceDetector.AnalyzedFace], extras: Extras, on image: Image, to path: String) throws {
+        let shapes = faces.flatMap { Self.shapes($0, extras: extras, imageSize: image.size) }
         let data: Data
         if (path as NSString).pathExtension.lowercased() == "svg" {
-            data = Data(try FaceAnnotation.svg(faces, on: image).utf8)
+            data = Data(try FaceAnnotation.svg(faces.map(\.face), shapes: shapes, on: image).utf8)
         } else {
-            data = try FaceAnnotation.drawn(faces, on: image).pngData()
+            data = try FaceAnnotation.drawn(faces.map(\.face), shapes: shapes, on: image).pngData()
         }
         guard FileManager.default.createFile(atPath: path, contents: data) else {
             throw AnnotationError(path: path)
         }
+    }
+
+    /// What `--annotate` draws over a face besides its box: Vision's regions with --landmarks, ML Kit's
+    /// contours with --contours, the mesh's points with --mesh.
+    static func shapes(_ analyzed: FaceDetector.AnalyzedFace, extras: Extras, imageSize: CGSize) -> [FaceAnnotation.Shape] {
+        guard let analysis = analyzed.analysis else { return [] }
+        var shapes: [FaceAnnotation.Shape] = []
+        if extras.landmarks {
+            let box = NormalizedRect(imageRect: analyzed.face.frame, in: imageSize, origin: .upperLeft)
+            for region in regions(analysis.mesh, box: box).values {
+                let style: FaceAnnotation.Shape.Style = switch region.pointsClassification {
+                case .closedPath: .closed
+                case .openPath: .open
+                case .disconnected: .dots
+                }
+                shapes.append(.init(points: region.pointsInImage(imageSize: imageSize), style: style))
+            }
+        }
+        if extras.contours {
+            let loops: Set<FaceContour.ContourType> = [.face, .leftEye, .rightEye]
+            shapes += analyzed.face.contours.map {
+                .init(points: $0.points, style: $0.points.count == 1 ? .dots : loops.contains($0.type) ? .closed : .open)
+            }
+        }
+        if extras.mesh {
+            let mesh = analysis.mesh
+            shapes.append(.init(points: mesh.points.indices.map { let p = mesh.pixel($0); return CGPoint(x: p.x, y: p.y) }, style: .dots))
+        }
+        return shapes
     }
 
     struct AnnotationError: Error, CustomStringConvertible {
