@@ -1,0 +1,206 @@
+import ArgumentParser
+import Foundation
+import Visage
+
+/// `visage track`: faces followed through a video, with tracking IDs, presence and blink events.
+struct TrackCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "track",
+        abstract: "Follow faces through a video: tracking IDs, presence and blink events.",
+        discussion: """
+            INPUT is a folder of images (sorted by name), a .y4m file, - for raw RGB24 frames on standard
+            input (with --size), or any video file or camera ffmpeg reads (ffmpeg must be installed).
+            Times are media times from the frames, so a file runs faster than real time with the same events.
+            A summary (frames, detector runs, dropped frames, milliseconds per frame) goes to standard error.
+
+              $ visage track clip.mp4 --events-only
+              1.000 s  faceDetected
+              2.433 s  blink both (face 1)
+              $ visage track frames/ --fps 30 --json
+              {"faces":[{"eyeBlinkLeft":0.04,"eyeBlinkRight":0.03,"frame":{…},"trackingID":1}],"frame":0,"time":0}
+              {"event":"faceDetected","time":1}
+              $ ffmpeg -i clip.mp4 -f rawvideo -pix_fmt rgb24 - | visage track - --size 640x480 --fps 30
+              $ visage track /dev/video0 --input-format v4l2 --realtime --mirrored --events-only
+            """)
+
+    @Argument(help: "A folder of images, a .y4m file, - for raw RGB24 on standard input, or an ffmpeg input.")
+    var input: String
+
+    @Option(help: "Most faces tracked at once (1…16).")
+    var maxFaces = 1
+
+    @Option(help: ArgumentHelp("Run the detector at least every N frames even when all faces are tracked; 0 never.", valueName: "N"))
+    var detectEvery = 30
+
+    @Option(help: ArgumentHelp("How long presence or absence must last before faceDetected/noFaceDetected.", valueName: "SECONDS"))
+    var debounce = 1.0
+
+    @Option(help: ArgumentHelp("Blink coefficient at which an eye counts as closed (0…1).", valueName: "T"))
+    var blinkThreshold: Float = 0.5
+
+    @Flag(help: "The frames are mirrored (front camera): swap left and right so events name the subject's own eye.")
+    var mirrored = false
+
+    @Flag(help: "Live mode: process the newest frame, dropping those the pipeline cannot keep up with; files play at their frame rate.")
+    var realtime = false
+
+    @Flag(help: "Print JSON Lines: one object per frame and one per event.")
+    var json = false
+
+    @Flag(help: "Print only the events.")
+    var eventsOnly = false
+
+    @Option(help: ArgumentHelp("Write every frame with its tracked faces drawn in, as OUT_DIR/frame-000000.png …", valueName: "OUT_DIR"))
+    var annotate: String?
+
+    @Option(help: ArgumentHelp("Frame size: required for -, forces ffmpeg's output size.", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: ArgumentHelp("Frames per second for folders and -, default 30; forces ffmpeg's rate.", valueName: "RATE"))
+    var fps: Double?
+
+    @Option(help: ArgumentHelp("ffmpeg input format for cameras and devices (ffmpeg's -f before -i).", valueName: "FORMAT"))
+    var inputFormat: String?
+
+    var frameSize: (width: Int, height: Int)? {
+        guard let size else { return nil }
+        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
+    }
+
+    func validate() throws {
+        guard (1...16).contains(maxFaces) else { throw ValidationError("--max-faces \(maxFaces) must be in 1…16") }
+        guard detectEvery >= 0 else { throw ValidationError("--detect-every \(detectEvery) must be 0 (never) or a number of frames") }
+        guard debounce.isFinite, (0...3600).contains(debounce) else { throw ValidationError("--debounce \(debounce) must be in 0…3600 seconds") }
+        guard blinkThreshold > 0.15, blinkThreshold < 1 else { throw ValidationError("--blink-threshold \(blinkThreshold) must be in (0.15, 1)") }
+        if let fps, !(fps.isFinite && fps > 0 && fps <= 10_000) { throw ValidationError("--fps \(fps) must be in (0, 10000]") }
+        if size != nil, frameSize == nil { throw ValidationError("--size \(size!) must be WIDTHxHEIGHT, such as 640x480") }
+        if input == "-", frameSize == nil { throw ValidationError("reading raw RGB24 from standard input (-) needs --size WIDTHxHEIGHT") }
+    }
+
+    struct Rect: Encodable {
+        var x, y, width, height: Double
+    }
+
+    struct FaceRecord: Encodable {
+        var trackingID: Int
+        /// The box around the face mesh, pixels, origin top left.
+        var frame: Rect
+        var eyeBlinkLeft: Float
+        var eyeBlinkRight: Float
+    }
+
+    struct FrameRecord: Encodable {
+        var frame: Int
+        var time: Double
+        var faces: [FaceRecord]
+    }
+
+    struct EventRecord: Encodable {
+        var event: String
+        var eye: String?
+        var trackingID: Int?
+        var time: Double
+    }
+
+    func run() async throws {
+        var source = try VideoInput.open(
+            input, width: frameSize?.width, height: frameSize?.height, frameRate: fps,
+            inputArguments: inputFormat.map { ["-f", $0] } ?? [])
+        if realtime { source = RealTimeFrameSource(source, paced: true) }
+        let tracker = try FaceTracker(options: .init(
+            handler: .init(maximumFaces: maxFaces, detectionInterval: detectEvery), debounce: debounce,
+            blinkThreshold: blinkThreshold, blinkHysteresis: min(0.15, blinkThreshold / 2), mirrored: mirrored))
+        if let annotate { try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true) }
+
+        var (frames, skipped) = (0, 0)
+        var trackingTime = Duration.zero
+        while true {
+            let next: VideoFrame?
+            do throws(VideoError) {
+                next = try source.nextFrame()
+            } catch {
+                switch error {
+                case .unreadableFrame, .frameSizeChanged:
+                    skipped += 1
+                    warn("skipped: \(error)")
+                    continue
+                case .truncatedFrame:
+                    skipped += 1
+                    warn("skipped: \(error)")
+                    next = nil
+                default:
+                    throw error
+                }
+            }
+            guard let frame = next else { break }
+            let start = ContinuousClock.now
+            let update = try tracker.process(frame)
+            trackingTime += ContinuousClock.now - start
+            frames += 1
+            try report(update)
+            if let annotate { try write(update, on: frame.image, into: annotate) }
+        }
+        let handler = tracker.handler
+        let milliseconds = Double(trackingTime.components.seconds) * 1e3 + Double(trackingTime.components.attoseconds) * 1e-15
+        warn(String(
+            format: "%d frames tracked, detector on %d (%.1f%%), %d dropped, %d skipped, %.2f ms a frame",
+            frames, handler.detectorRunCount, frames > 0 ? 100 * Double(handler.detectorRunCount) / Double(frames) : 0,
+            source.droppedFrameCount, skipped, frames > 0 ? milliseconds / Double(frames) : 0), prefix: "")
+    }
+
+    private func report(_ update: FaceTrackingUpdate) throws {
+        if json {
+            if !eventsOnly {
+                try JSONOutput.line(FrameRecord(frame: update.frameIndex, time: update.time, faces: update.faces.map {
+                    FaceRecord(
+                        trackingID: $0.trackingID, frame: Rect(x: $0.frame.minX, y: $0.frame.minY, width: $0.frame.width, height: $0.frame.height),
+                        eyeBlinkLeft: $0.eyeBlinkLeft, eyeBlinkRight: $0.eyeBlinkRight)
+                }))
+            }
+            for event in update.events { try JSONOutput.line(Self.record(event)) }
+            return
+        }
+        if !eventsOnly {
+            let faces = update.faces.map {
+                String(format: "#%d at %.0f,%.0f %.0f×%.0f blink L %.2f R %.2f", $0.trackingID, $0.frame.minX, $0.frame.minY,
+                       $0.frame.width, $0.frame.height, $0.eyeBlinkLeft, $0.eyeBlinkRight)
+            }
+            print(String(format: "frame %d  %.3f s  ", update.frameIndex, update.time) + (faces.isEmpty ? "no face" : faces.joined(separator: "; ")))
+        }
+        for event in update.events {
+            let record = Self.record(event)
+            var line = String(format: "%.3f s  ", event.time) + record.event
+            if let eye = record.eye, let id = record.trackingID { line += " \(eye) (face \(id))" }
+            print(line)
+        }
+    }
+
+    static func record(_ event: FaceTrackingEvent) -> EventRecord {
+        switch event.kind {
+        case .faceDetected: EventRecord(event: "faceDetected", time: event.time)
+        case .noFaceDetected: EventRecord(event: "noFaceDetected", time: event.time)
+        case .blink(let eye): EventRecord(event: "blink", eye: eye.rawValue, trackingID: event.trackingID, time: event.time)
+        }
+    }
+
+    /// The frame with each face's box and eye corners drawn in.
+    private func write(_ update: FaceTrackingUpdate, on image: Image, into folder: String) throws {
+        let shapes = update.faces.flatMap { face -> [FaceAnnotation.Shape] in
+            let f = face.frame
+            let box = [CGPoint(x: f.minX, y: f.minY), CGPoint(x: f.maxX, y: f.minY), CGPoint(x: f.maxX, y: f.maxY), CGPoint(x: f.minX, y: f.maxY)]
+            let eyes = [33, 133, 263, 362].map { index -> CGPoint in
+                let p = face.analysis.mesh.pixel(index)
+                return CGPoint(x: p.x, y: p.y)
+            }
+            return [FaceAnnotation.Shape(points: box, style: .closed), FaceAnnotation.Shape(points: eyes, style: .dots)]
+        }
+        let name = String(format: "frame-%06d.png", update.frameIndex)
+        try FaceAnnotation.drawn([], shapes: shapes, on: image).pngData()
+            .write(to: URL(fileURLWithPath: folder).appendingPathComponent(name))
+    }
+
+    private func warn(_ message: String, prefix: String = "warning: ") {
+        FileHandle.standardError.write(Data((prefix + message + "\n").utf8))
+    }
+}
