@@ -47,14 +47,15 @@ package enum PNMCodec {
     package static func decode(_ bytes: UnsafeRawBufferPointer, pixelLimit: Int) throws(ImageError) -> Image {
         let header = try header(bytes)
         try checkPixelLimit(width: header.width, height: header.height, limit: pixelLimit)
-        let count = header.width * header.height * header.channels
         let wide = header.maxval > 255
-        if !header.isPlain {
-            let needed = count * (wide ? 2 : 1)
-            let available = bytes.count - header.dataOffset
-            guard available >= needed else {
-                throw .truncated(.pnm, reason: "\(available) bytes of samples, \(needed) needed for \(header.width)×\(header.height)")
-            }
+        let available = bytes.count - header.dataOffset
+        // Width × height fits (the pixel limit is checked); with a raised limit, the samples or their
+        // bytes may still overflow an Int, which no data holds.
+        let (count, countOverflow) = (header.width * header.height).multipliedReportingOverflow(by: header.channels)
+        let (needed, neededOverflow) = count.multipliedReportingOverflow(by: wide ? 2 : 1)
+        guard !countOverflow, header.isPlain || (!neededOverflow && available >= needed) else {
+            let claim = countOverflow || neededOverflow ? "more than \(Int.max)" : "\(needed)"
+            throw .truncated(.pnm, reason: "\(available) bytes of samples, \(claim) needed for \(header.width)×\(header.height)")
         }
         let maxval = header.maxval
         return try Image(

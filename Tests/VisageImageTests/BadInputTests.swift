@@ -122,6 +122,15 @@ struct BadInputTests {
         #expect(try Image(contentsOf: Fixtures.url(name), options: .init(pixelLimit: 851)).width == 37)
     }
 
+    /// With the limit lifted, a PNM header may claim more samples (or sample bytes) than an Int counts.
+    @Test("A sample count beyond Int is truncated data, not an overflow", arguments: ["P6 2147483648 2147483648 255\n", "P5 2147483648 2147483648 65535\n", "P3 2147483648 2147483648 255\n0"])
+    func pnmSampleCountOverflow(_ header: String) throws {
+        let error = try #require(throws: ImageError.self) {
+            try Image(data: Data(header.utf8), options: .init(pixelLimit: .max))
+        }
+        guard case .truncated(.pnm, _) = error else { Issue.record("expected truncated PNM, got \(error)"); return }
+    }
+
     @Test func corruptDataIsCorrupt() throws {
         var png = try [UInt8](Fixtures.data("png-rgb8.png"))
         png[40] ^= 0xFF  // inside IDAT: the CRC no longer matches
