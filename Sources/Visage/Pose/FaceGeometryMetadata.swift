@@ -8,9 +8,10 @@ import Foundation
 /// the repeated Procrustes basis (`WeightedLandmarkRef`: landmark id 1, weight 2), field 3 the input source.
 public struct FaceGeometryMetadata: Sendable, Hashable {
     /// The canonical face's vertex positions (centimetres; x to the subject's left, y up, z out of the face).
-    public var canonicalVertices: [SIMD3<Double>]
-    /// The landmarks the pose fit uses and their weights; all others weigh nothing.
-    public var basis: [(index: Int, weight: Double)]
+    public let canonicalVertices: [SIMD3<Double>]
+    /// The landmarks the pose fit uses and their weights; all others weigh nothing. Read-only, like the
+    /// vertices: every index is checked against them once, when the file is read, and the fit relies on it.
+    public let basis: [(index: Int, weight: Double)]
 
     public static func == (a: Self, b: Self) -> Bool {
         a.canonicalVertices == b.canonicalVertices && a.basis.elementsEqual(b.basis) { $0 == $1 }
