@@ -31,6 +31,21 @@ struct BlendshapeClassificationTests {
         #expect(max(c.leftEyeOpenProbability, c.rightEyeOpenProbability) < 0.2)
     }
 
+    /// The eye points are on the surface: a mesh without irises classifies the same, a shorter one names
+    /// the count it lacks.
+    @Test func classificationNeedsTheSurfacePointsOnly() throws {
+        let photo = LandmarkFixtures.photo("astronaut.jpg")
+        let blendshapes = try FaceBlendshapes(modelOutput: photo.blendshapeOutput)
+        var surface = photo.mesh
+        surface.points.removeLast(FaceMesh.pointCount - FaceMesh.surfacePointCount)
+        #expect(try FaceClassification(blendshapes: blendshapes, mesh: surface) == Self.classification("astronaut.jpg"))
+        var short = photo.mesh
+        short.points.removeLast(FaceMesh.pointCount - 300)
+        #expect(throws: LandmarkError.landmarkCount(300, expected: 468)) {
+            try FaceClassification(blendshapes: blendshapes, mesh: short)
+        }
+    }
+
     @Test func probabilitiesMoveTheRightWay() {
         #expect(FaceClassification.eyeOpenProbability(blink: 0.25, aspectRatio: 0.18) == 0.5)
         let blinks = stride(from: 0.0, through: 1.0, by: 0.1).map { FaceClassification.eyeOpenProbability(blink: $0, aspectRatio: 0.2) }

@@ -35,10 +35,11 @@ public struct FaceClassification: Sendable, Hashable {
 
     /// The classification of a face from its blendshapes and mesh.
     ///
-    /// - Throws: ``LandmarkError/landmarkCount(_:expected:)`` when the mesh lacks the eye points.
+    /// - Throws: ``LandmarkError/landmarkCount(_:expected:)`` when the mesh lacks surface points (the
+    ///   irises are not needed).
     public init(blendshapes: FaceBlendshapes, mesh: FaceMesh) throws(LandmarkError) {
         guard mesh.points.count >= FaceMesh.surfacePointCount else {
-            throw .landmarkCount(mesh.points.count, expected: FaceMesh.pointCount)
+            throw .landmarkCount(mesh.points.count, expected: FaceMesh.surfacePointCount)
         }
         let smile = Double(blendshapes[.mouthSmileLeft] + blendshapes[.mouthSmileRight]) / 2
         smilingProbability = Float(Self.logistic((smile - 0.4) / 0.1))
