@@ -105,6 +105,12 @@ struct LandmarkMeshTests {
             let local = SIMD2(c * p.x - s * p.y, s * p.x + c * p.y)
             #expect(abs(local.x) < rolled.side / 2 && abs(local.y) < rolled.side / 2)
         }
+        // A mesh without irises still tracks; one that stops before the left eye's outer corner cannot.
+        var surface = rolledMesh
+        surface.points.removeLast(FaceMesh.pointCount - FaceMesh.surfacePointCount)
+        #expect(try MeshRegion(tracking: surface).rotation == rolled.rotation)
+        surface.points.removeLast(FaceMesh.surfacePointCount - 263)
+        #expect(throws: LandmarkError.landmarkCount(263, expected: 264)) { try MeshRegion(tracking: surface) }
     }
 
     @Test func regionCornersMapToTensorCorners() throws {

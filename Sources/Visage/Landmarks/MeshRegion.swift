@@ -109,9 +109,12 @@ public struct MeshRegion: Sendable, Hashable {
 
     /// The region for the next frame from a mesh (MediaPipe's `FaceLandmarkLandmarksToRoi`): the box
     /// around all points, turned by the outer eye corners.
+    ///
+    /// - Throws: ``LandmarkError/landmarkCount(_:expected:)`` when the mesh stops before the left eye's
+    ///   outer corner (264 points), ``LandmarkError/degenerateRegion(reason:)`` as the box initializer.
     public init(tracking mesh: FaceMesh) throws(LandmarkError) {
         guard mesh.points.count > Self.trackingReference.end else {
-            throw .landmarkCount(mesh.points.count, expected: FaceMesh.pointCount)
+            throw .landmarkCount(mesh.points.count, expected: Self.trackingReference.end + 1)
         }
         let pixels = (0..<mesh.points.count).map { mesh.pixel($0) }
         var low = SIMD2<Double>(repeating: .infinity), high = SIMD2<Double>(repeating: -.infinity)
