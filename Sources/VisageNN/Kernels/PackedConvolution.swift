@@ -13,12 +13,11 @@ import CVisageKernels
 ///   less in debug builds, where C is compiled at -O0.
 package final class PackedConvolution: Sendable {
     package let shape: ConvolutionShape
-    package let epilogue: ConvolutionEpilogue
     /// The kernel set this convolution runs with.
     package let isa: KernelISA
-    private let packed: [Float]
-    private let slopes: [Float]
-    private let zeros: [Float]
+    private let weights: PackedWeights
+
+    package var epilogue: ConvolutionEpilogue { weights.epilogue }
 
     /// - Parameters:
     ///   - weightsOHWI: `outputChannels × kernelHeight × kernelWidth × inputChannels` values.
@@ -33,20 +32,13 @@ package final class PackedConvolution: Sendable {
         precondition(
             weightsOHWI.count == shape.outputChannels * shape.kernelHeight * shape.kernelWidth * shape.inputChannels,
             "weights count \(weightsOHWI.count) does not match \(shape)")
-        precondition(bias == nil || bias!.count == shape.outputChannels, "bias count does not match output channels")
-        precondition(
-            epilogue.preluSlopes == nil || epilogue.preluSlopes!.count == shape.outputChannels,
-            "PReLU slope count does not match output channels")
         self.shape = shape
-        self.epilogue = epilogue
         self.isa = isa
         var geometry = shape.geometry
-        self.packed = [Float](unsafeUninitializedCapacity: visage_f32_conv_packed_count(&geometry)) { buffer, count in
-            visage_f32_conv_pack(&geometry, weightsOHWI.baseAddress, bias?.baseAddress, buffer.baseAddress)
-            count = buffer.count
-        }
-        self.slopes = epilogue.paddedSlopes(channels: shape.outputChannels)
-        self.zeros = Array(repeating: 0, count: shape.kernelWidth * shape.inputChannels)
+        weights = PackedWeights(
+            count: visage_f32_conv_packed_count(&geometry), zeroCount: shape.kernelWidth * shape.inputChannels,
+            channels: shape.outputChannels, bias: bias, epilogue: epilogue
+        ) { visage_f32_conv_pack(&geometry, weightsOHWI.baseAddress, bias?.baseAddress, $0) }
     }
 
     /// Computes output rows `outputRows` (each `outputWidth × outputChannels` values, NHWC) from
@@ -70,14 +62,10 @@ package final class PackedConvolution: Sendable {
         precondition((1...shape.outputChannels).contains(residualChannels), "residual channels \(residualChannels) out of 1...\(shape.outputChannels)")
         guard !outputRows.isEmpty else { return }
         var geometry = shape.geometry
-        packed.withUnsafeBufferPointer { packed in
-            zeros.withUnsafeBufferPointer { zeros in
-                epilogue.withKernelEpilogue(paddedSlopes: slopes) { epilogue in
-                    visage_f32_conv_run(
-                        isa.cValue, &geometry, packed.baseAddress, zeros.baseAddress, epilogue, input, residual,
-                        residualChannels, output, outputRows.lowerBound, outputRows.upperBound)
-                }
-            }
+        weights.withOperands { packed, zeros, epilogue in
+            visage_f32_conv_run(
+                isa.cValue, &geometry, packed, zeros, epilogue, input, residual, residualChannels, output,
+                outputRows.lowerBound, outputRows.upperBound)
         }
     }
 }

@@ -7,12 +7,11 @@ import CVisageKernels
 /// `shape.outputChannels`. `run` is thread-safe and writes only the output rows it is given.
 package final class PackedDepthwiseConvolution: Sendable {
     package let shape: ConvolutionShape
-    package let epilogue: ConvolutionEpilogue
     /// The kernel set this convolution runs with.
     package let isa: KernelISA
-    private let packed: [Float]
-    private let slopes: [Float]
-    private let zeros: [Float]
+    private let weights: PackedWeights
+
+    package var epilogue: ConvolutionEpilogue { weights.epilogue }
 
     /// - Parameters:
     ///   - weightsHWC: `kernelHeight × kernelWidth × channels` values (TFLite's 1×H×W×C).
@@ -27,20 +26,13 @@ package final class PackedDepthwiseConvolution: Sendable {
         precondition(
             weightsHWC.count == shape.kernelHeight * shape.kernelWidth * shape.outputChannels,
             "weights count \(weightsHWC.count) does not match \(shape)")
-        precondition(bias == nil || bias!.count == shape.outputChannels, "bias count does not match channels")
-        precondition(
-            epilogue.preluSlopes == nil || epilogue.preluSlopes!.count == shape.outputChannels,
-            "PReLU slope count does not match channels")
         self.shape = shape
-        self.epilogue = epilogue
         self.isa = isa
         var geometry = shape.geometry
-        self.packed = [Float](unsafeUninitializedCapacity: visage_f32_dwconv_packed_count(&geometry)) { buffer, count in
-            visage_f32_dwconv_pack(&geometry, weightsHWC.baseAddress, bias?.baseAddress, buffer.baseAddress)
-            count = buffer.count
-        }
-        self.slopes = epilogue.paddedSlopes(channels: shape.outputChannels)
-        self.zeros = Array(repeating: 0, count: shape.inputWidth * shape.outputChannels)
+        weights = PackedWeights(
+            count: visage_f32_dwconv_packed_count(&geometry), zeroCount: shape.inputWidth * shape.outputChannels,
+            channels: shape.outputChannels, bias: bias, epilogue: epilogue
+        ) { visage_f32_dwconv_pack(&geometry, weightsHWC.baseAddress, bias?.baseAddress, $0) }
     }
 
     /// Computes output rows `outputRows` (each `outputWidth × channels` values, NHWC) from the
@@ -49,14 +41,9 @@ package final class PackedDepthwiseConvolution: Sendable {
         precondition(outputRows.lowerBound >= 0 && outputRows.upperBound <= shape.outputHeight)
         guard !outputRows.isEmpty else { return }
         var geometry = shape.geometry
-        packed.withUnsafeBufferPointer { packed in
-            zeros.withUnsafeBufferPointer { zeros in
-                epilogue.withKernelEpilogue(paddedSlopes: slopes) { epilogue in
-                    visage_f32_dwconv_run(
-                        isa.cValue, &geometry, packed.baseAddress, zeros.baseAddress, epilogue, input, output,
-                        outputRows.lowerBound, outputRows.upperBound)
-                }
-            }
+        weights.withOperands { packed, zeros, epilogue in
+            visage_f32_dwconv_run(
+                isa.cValue, &geometry, packed, zeros, epilogue, input, output, outputRows.lowerBound, outputRows.upperBound)
         }
     }
 }
