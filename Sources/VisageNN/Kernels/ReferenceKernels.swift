@@ -17,17 +17,11 @@ package enum ReferenceKernels {
             for ox in 0..<s.outputWidth {
                 for oc in 0..<s.outputChannels {
                     var sum: Float = bias?[oc] ?? 0
-                    for ky in 0..<s.kernelHeight {
-                        let iy = oy * s.strideY - s.padTop + ky
-                        guard iy >= 0, iy < s.inputHeight else { continue }
-                        for kx in 0..<s.kernelWidth {
-                            let ix = ox * s.strideX - s.padLeft + kx
-                            guard ix >= 0, ix < s.inputWidth else { continue }
-                            let pixel = (iy * s.inputWidth + ix) * s.inputChannels
-                            let tap = ((oc * s.kernelHeight + ky) * s.kernelWidth + kx) * s.inputChannels
-                            for ic in 0..<s.inputChannels {
-                                sum += input[pixel + ic] * weightsOHWI[tap + ic]
-                            }
+                    forEachTap(s, oy, ox) { pixel, tap in
+                        let values = pixel * s.inputChannels
+                        let weights = (oc * s.kernelHeight * s.kernelWidth + tap) * s.inputChannels
+                        for ic in 0..<s.inputChannels {
+                            sum += input[values + ic] * weightsOHWI[weights + ic]
                         }
                     }
                     let pixel = oy * s.outputWidth + ox
@@ -51,15 +45,8 @@ package enum ReferenceKernels {
             for ox in 0..<s.outputWidth {
                 for c in 0..<channels {
                     var sum: Float = bias?[c] ?? 0
-                    for ky in 0..<s.kernelHeight {
-                        let iy = oy * s.strideY - s.padTop + ky
-                        guard iy >= 0, iy < s.inputHeight else { continue }
-                        for kx in 0..<s.kernelWidth {
-                            let ix = ox * s.strideX - s.padLeft + kx
-                            guard ix >= 0, ix < s.inputWidth else { continue }
-                            sum += input[(iy * s.inputWidth + ix) * channels + c]
-                                * weightsHWC[(ky * s.kernelWidth + kx) * channels + c]
-                        }
+                    forEachTap(s, oy, ox) { pixel, tap in
+                        sum += input[pixel * channels + c] * weightsHWC[tap * channels + c]
                     }
                     output[(oy * s.outputWidth + ox) * channels + c] = epilogue.apply(sum, channel: c)
                 }
@@ -79,17 +66,23 @@ package enum ReferenceKernels {
             for ox in 0..<s.outputWidth {
                 for c in 0..<channels {
                     var largest = -Float.infinity
-                    for ky in 0..<s.kernelHeight {
-                        let iy = oy * s.strideY - s.padTop + ky
-                        guard iy >= 0, iy < s.inputHeight else { continue }
-                        for kx in 0..<s.kernelWidth {
-                            let ix = ox * s.strideX - s.padLeft + kx
-                            guard ix >= 0, ix < s.inputWidth else { continue }
-                            largest = Swift.max(largest, input[(iy * s.inputWidth + ix) * channels + c])
-                        }
-                    }
+                    forEachTap(s, oy, ox) { pixel, _ in largest = Swift.max(largest, input[pixel * channels + c]) }
                     output[(oy * s.outputWidth + ox) * channels + c] = Swift.min(Swift.max(largest, min), max)
                 }
+            }
+        }
+    }
+
+    /// Calls `body` with the input pixel (`iy × inputWidth + ix`) and the kernel tap (`ky × kernelWidth + kx`)
+    /// of each window position of output pixel (`oy`, `ox`) inside the input, row by row; padding is skipped.
+    private static func forEachTap(_ s: ConvolutionShape, _ oy: Int, _ ox: Int, _ body: (_ pixel: Int, _ tap: Int) -> Void) {
+        for ky in 0..<s.kernelHeight {
+            let iy = oy * s.strideY - s.padTop + ky
+            guard iy >= 0, iy < s.inputHeight else { continue }
+            for kx in 0..<s.kernelWidth {
+                let ix = ox * s.strideX - s.padLeft + kx
+                guard ix >= 0, ix < s.inputWidth else { continue }
+                body(iy * s.inputWidth + ix, ky * s.kernelWidth + kx)
             }
         }
     }
