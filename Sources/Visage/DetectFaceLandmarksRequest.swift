@@ -16,9 +16,10 @@ import VisageImage
 ///     face.landmarks?.leftEye.pointsInImage(imageSize: image.size)   // pixels, origin top left
 /// }
 /// ```
-/// - Complexity: about 15 ms per face on one core (mesh, blendshapes and pose), after detection.
+/// - Complexity: one mesh, blendshape and pose pass per face after detection; see
+///   `Scripts/benchmark-landmarks.py` for measured times against MediaPipe's FaceLandmarker.
 public struct DetectFaceLandmarksRequest: ImageProcessingRequest, Hashable {
-    /// The algorithm revisions; revision 3 traces 76-point-style regions on a 478-point mesh.
+    /// The algorithm revisions; revision 3 traces Vision's regions on MediaPipe's 478-point mesh.
     public enum Revision: Int, Sendable, Hashable, CaseIterable, Codable {
         case revision3 = 3
     }

@@ -1,6 +1,6 @@
 /// What ``FaceDetector`` looks for and how it trades speed for reach, as ML Kit's `FaceDetectorOptions`.
 ///
-/// Landmarks, contours and classification each need the face mesh (about 15 ms per face on one core);
+/// Landmarks, contours and classification each need the face mesh (one more network pass per face);
 /// any of them also replaces the keypoint estimates of ``Face/headEulerAngleX`` and
 /// ``Face/headEulerAngleY`` by the pose fitted to the mesh.
 public struct FaceDetectorOptions: Sendable, Hashable {
