@@ -51,6 +51,8 @@ enum Planner {
         // Fusions, decided before building so fused operators can be skipped.
         var fusions: [Int: ConvolutionFusion] = [:]
         var absorbed: [Int: (consumer: Int, activation: Activation, slopes: [Float]?)] = [:]
+        /// Convolutions moved to the position of the residual ADD they absorbed: ADD index → convolution index.
+        var runAt: [Int: Int] = [:]
         for (index, node) in nodes.enumerated() where !skipped[index] {
             switch node.code {
             case .conv2D, .depthwiseConv2D:
@@ -84,13 +86,14 @@ enum Planner {
                    let residual = nodes[add].inputs.first(where: { $0 != fusion.output }), residual >= 0,
                    nodes[add].inputs.contains(fusion.output),
                    graph.tensors[residual].shape == graph.tensors[fusion.output].shape,
-                   graph.tensors[nodes[add].outputs[0]].shape == graph.tensors[fusion.output].shape,
-                   (producer[residual] ?? -1) < index || graph.tensors[residual].constant != nil {
+                   graph.tensors[nodes[add].outputs[0]].shape == graph.tensors[fusion.output].shape {
                     // conv → ADD(residual) [→ RELU | PRELU]: add the residual as each band is written,
-                    // reading past a PAD that only appends zero channels to it.
+                    // reading past a PAD that only appends zero channels to it. The fused operation runs
+                    // where the ADD was, when the residual is sure to exist.
                     fusion.residual = residual
+                    runAt[add] = index
                     if let pad = producer[residual], !skipped[pad], nodes[pad].code == .pad, soleConsumer(residual) == add,
-                       let source = trailingChannelPadSource(graph, nodes[pad]), (producer[source] ?? -1) < index {
+                       let source = trailingChannelPadSource(graph, nodes[pad]) {
                         fusion.residual = source
                         skipped[pad] = true
                     }
@@ -134,7 +137,10 @@ enum Planner {
         // Operations.
         var operations: [any Operation] = []
         var alias = Array(0 ..< tensorCount)
-        for (index, node) in nodes.enumerated() where !skipped[index] {
+        let moved = Set(runAt.values)
+        for (position, original) in nodes.enumerated() {
+            guard let index = runAt[position] ?? (skipped[position] || moved.contains(position) ? nil : position) else { continue }
+            let node = index == position ? original : nodes[index]
             let context = OperatorContext(graph: graph, index: index, node: node)
             let fusedOutput = absorbed[index].map { nodes[$0.consumer].outputs[0] }
             let fusedActivation = absorbed[index]?.activation
