@@ -6,6 +6,9 @@ import VisageImage
 /// ```swift
 /// let handler = ImageRequestHandler(URL(fileURLWithPath: "photo.jpg"))
 /// let (faces, contours) = try await handler.perform(DetectFaceRectanglesRequest(), DetectContoursRequest())
+/// var landmarks = DetectFaceLandmarksRequest()
+/// landmarks.inputFaceObservations = faces      // the same faces, no second detection
+/// let detailed = try await handler.perform(landmarks)
 /// ```
 public struct ImageRequestHandler: Sendable {
     private let source: ImageSource

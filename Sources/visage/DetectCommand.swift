@@ -8,15 +8,20 @@ struct DetectCommand: AsyncParsableCommand {
         commandName: "detect",
         abstract: "Find faces: boxes, confidence, head angles, keypoints; landmarks, contours, mesh, expressions, quality.",
         discussion: """
-            Folders are expanded to the images directly inside them. Coordinates are in the upright
-            picture (EXIF orientation applied), pixels with the origin at the top left; angles are in
-            degrees with ML Kit's signs. Any of --landmarks, --contours, --classify, --quality and --mesh
+            Folders are expanded to the images directly inside them. Coordinates are in the upright \
+            picture (EXIF orientation applied), pixels with the origin at the top left; angles are in \
+            degrees with ML Kit's signs. Any of --landmarks, --contours, --classify, --quality and --mesh \
             runs the face mesh, whose fitted pose then gives the angles.
 
               $ visage detect Samples/astronaut.png
               Samples/astronaut.png (512×512): 1 face found
-                face 1: x 177, y 82, 95×95 px, confidence 0.92, roll 5.3°, yaw -7.0°, pitch 1.2°
+                face 1: x 178, y 83, 95×95 px, confidence 0.92, roll -5.4°, yaw -3.1°, pitch 12.6°
               $ visage detect --classify --quality Samples/astronaut.png
+              Samples/astronaut.png (512×512): 1 face found
+                face 1: x 178, y 83, 95×95 px, confidence 0.92, roll -3.5°, yaw 0.7°, pitch -15.0°
+                  smiling 0.99, left eye open 0.98, right eye open 0.98
+                  strongest blendshapes: mouthSmileRight 0.90, mouthSmileLeft 0.90, mouthUpperUpRight 0.47
+                  capture quality 0.90
               $ visage detect --json --mode accurate --min-face-size 0.02 photos/
               $ visage detect group.jpg --landmarks --annotate group-faces.png
             """)
