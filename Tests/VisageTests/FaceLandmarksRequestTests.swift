@@ -194,6 +194,30 @@ struct FaceLandmarksRequestTests {
         }
     }
 
+    /// Analyzers are lent one per call: concurrent requests agree with a lone one.
+    @Test func concurrentRequestsAgree() async throws {
+        let image = try Image(contentsOf: LandmarkFixtures.url("astronaut.jpg"))
+        let alone = try await DetectFaceLandmarksRequest().perform(on: image).map(\.analysis)
+        let results = try await withThrowingTaskGroup(of: [FaceAnalysis?].self) { group in
+            for _ in 0..<4 {
+                group.addTask { try await DetectFaceLandmarksRequest().perform(on: image).map(\.analysis) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 4 && results.allSatisfy { $0 == alone })
+    }
+
+    /// A damaged encoding is a decoding error, not a crash.
+    @Test func damagedAnalysisFailsToDecode() async throws {
+        let faces = try await DetectFaceLandmarksRequest().perform(on: LandmarkFixtures.url("astronaut.jpg"))
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(faces)) as? [[String: Any]])
+        var analysis = try #require(object[0]["analysis"] as? [String: Any])
+        analysis["transform"] = [1.0, 0.0]
+        object[0]["analysis"] = analysis
+        let damaged = try JSONSerialization.data(withJSONObject: object)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([FaceObservation].self, from: damaged) }
+    }
+
     /// Observations encode their analysis; decoding rebuilds the same observation and landmarks.
     @Test func observationsRoundTripThroughJSON() async throws {
         let faces = try await DetectFaceCaptureQualityRequest().perform(on: LandmarkFixtures.url("astronaut.jpg"))
