@@ -15,8 +15,9 @@ package struct YUVConversion: Sendable {
     /// Converts one pixel.
     @inline(__always)
     package func rgb(y: UInt8, u: UInt8, v: UInt8) -> (UInt8, UInt8, UInt8) {
-        let c = luma * (Int32(y) - lumaOffset) + 128, d = Int32(u) - 128, e = Int32(v) - 128
-        return (Self.clamped((c + redV * e) >> 8), Self.clamped((c - greenU * d - greenV * e) >> 8), Self.clamped((c + blueU * d) >> 8))
+        // Wrapping arithmetic: the ranges cannot overflow, and unchecked operations let the loop vectorise.
+        let c = luma &* (Int32(y) &- lumaOffset) &+ 128, d = Int32(u) &- 128, e = Int32(v) &- 128
+        return (Self.clamped((c &+ redV &* e) &>> 8), Self.clamped((c &- greenU &* d &- greenV &* e) &>> 8), Self.clamped((c &+ blueU &* d) &>> 8))
     }
 
     @inline(__always)
@@ -28,24 +29,28 @@ package struct YUVConversion: Sendable {
         planes: UnsafeRawBufferPointer, width: Int, height: Int, chromaWidth: Int, xShift: Int, yShift: Int,
         chromaHeight: Int, into destination: UnsafeMutableRawBufferPointer
     ) {
-        let y = planes.bindMemory(to: UInt8.self)
-        let out = destination.bindMemory(to: UInt8.self)
+        precondition(planes.count >= width * height + 2 * chromaWidth * chromaHeight && destination.count >= width * height * 3)
+        let base = planes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let out = destination.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let chromaCount = chromaWidth * chromaHeight
-        let uStart = width * height, vStart = uStart + chromaCount
-        for row in 0..<height {
-            let lumaRow = row * width, chromaRow = (row >> yShift) * chromaWidth, outRow = row * width * 3
-            for column in 0..<width {
-                let luma = y[lumaRow + column]
-                let (r, g, b): (UInt8, UInt8, UInt8)
-                if chromaCount == 0 {
-                    (r, g, b) = rgb(y: luma, u: 128, v: 128)
-                } else {
-                    let c = chromaRow + (column >> xShift)
-                    (r, g, b) = rgb(y: luma, u: y[uStart + c], v: y[vStart + c])
+        // Mono reads a row of neutral chroma instead of branching per pixel.
+        let neutral = [UInt8](repeating: 128, count: chromaCount == 0 ? width : 0)
+        neutral.withUnsafeBufferPointer { neutral in
+            for row in 0..<height {
+                let luma = base + row * width
+                let (u, v): (UnsafePointer<UInt8>, UnsafePointer<UInt8>) = chromaCount == 0
+                    ? (neutral.baseAddress!, neutral.baseAddress!)
+                    : (base + width * height + (row >> yShift) * chromaWidth, base + width * height + chromaCount + (row >> yShift) * chromaWidth)
+                var pixel = out + row * width * 3
+                let shift = chromaCount == 0 ? 0 : xShift
+                for column in 0..<width {
+                    let c = column &>> shift
+                    let (r, g, b) = rgb(y: luma[column], u: u[c], v: v[c])
+                    pixel[0] = r
+                    pixel[1] = g
+                    pixel[2] = b
+                    pixel += 3
                 }
-                out[outRow + 3 * column] = r
-                out[outRow + 3 * column + 1] = g
-                out[outRow + 3 * column + 2] = b
             }
         }
     }

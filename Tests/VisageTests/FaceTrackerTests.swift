@@ -93,4 +93,59 @@ struct FaceTrackerTests {
         }
         #expect(blinks == [5: .both])
     }
+
+    @Test func badOptionsAndTimesAreRefusedWithoutChangingState() throws {
+        #expect(throws: TrackingError.invalidParameter(name: "maximumFaces", value: "0", rule: "must be in 1…16")) {
+            try SequenceRequestHandler(options: .init(maximumFaces: 0))
+        }
+        #expect(throws: TrackingError.invalidParameter(name: "debounce", value: "-1.0", rule: "must be a finite number of seconds ≥ 0")) {
+            try FaceTracker(options: .init(debounce: -1))
+        }
+        #expect(throws: TrackingError.invalidParameter(name: "blinkThreshold", value: "1.5", rule: "must be in (0, 1)")) {
+            try FaceTracker(options: .init(blinkThreshold: 1.5))
+        }
+        let handler = try SequenceRequestHandler()
+        #expect(throws: TrackingError.invalidParameter(name: "time", value: "nan", rule: "must be finite")) {
+            try handler.perform(on: TrackingSequences.canvas([]), time: .nan)
+        }
+        #expect(handler.frameCount == 0 && handler.detectorRunCount == 0)
+        #expect(try handler.perform(on: TrackingSequences.canvas([]), time: 0).isEmpty)
+        #expect(handler.frameCount == 1 && handler.detectorRunCount == 1)
+    }
+
+    /// Frames in, events out, as an app consumes them; a source error ends the stream with it.
+    @Test func eventsAsAnAsyncSequence() async throws {
+        let face = TrackingSequences.canvas([(TrackingSequences.astronautFace, 200, 100, 250)]), empty = TrackingSequences.canvas([])
+        let frames = TrackingSequences.frames(Array(repeating: face, count: 5) + Array(repeating: empty, count: 5), frameRate: 10)
+        var events: [FaceTrackingEvent] = []
+        for try await event in FaceTracker.events(from: ListedFrames(frames, then: nil), options: .init(debounce: 0.3)) {
+            events.append(event)
+        }
+        #expect(events == [FaceTrackingEvent(kind: .faceDetected, time: 0.3, frameIndex: 3), FaceTrackingEvent(kind: .noFaceDetected, time: 0.8, frameIndex: 8)])
+
+        let failure = VideoError.truncatedFrame(index: 0, expectedBytes: 10, receivedBytes: 3)
+        await #expect(throws: TrackingError.video(failure)) {
+            for try await _ in FaceTracker.events(from: ListedFrames([], then: failure)) {}
+        }
+    }
+}
+
+/// Frames from an array, then an optional error.
+final class ListedFrames: FrameSource {
+    private var frames: [VideoFrame]
+    private var failure: VideoError?
+
+    init(_ frames: [VideoFrame], then failure: VideoError?) {
+        self.frames = frames.reversed()
+        self.failure = failure
+    }
+
+    func nextFrame() throws(VideoError) -> VideoFrame? {
+        if let frame = frames.popLast() { return frame }
+        if let failure {
+            self.failure = nil
+            throw failure
+        }
+        return nil
+    }
 }

@@ -71,7 +71,8 @@ public final class SequenceRequestHandler {
         associator = TrackAssociator(maximumGap: options.maximumGap)
     }
 
-    /// The tracked faces of the frame at media time `time` (seconds), largest tracks first kept.
+    /// The tracked faces of the frame at media time `time` (seconds): faces followed from the last frame
+    /// first, then faces the detector found, by decreasing detector score.
     ///
     /// A frame of another size than the last, or at an earlier time, starts tracking afresh (new IDs).
     /// - Throws: ``TrackingError/invalidParameter(name:value:rule:)`` for a non-finite time,
