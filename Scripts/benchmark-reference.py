@@ -44,13 +44,19 @@ def time_litert(model, threads, runs):
     return times[len(times) // 2], times[min(len(times) - 1, len(times) * 9 // 10)]
 
 
-def time_visage(threads, runs, scratch_path):
-    command = ["swift", "run", "-c", "release"]
+def visage_binary(scratch_path):
+    """Builds the release CLI and returns its path."""
+    command = ["swift", "build", "-c", "release", "--product", "visage"]
     if scratch_path:
         command += ["--scratch-path", scratch_path]
-    command += ["visage", "benchmark", "--json", "--threads", str(threads), "--runs", str(runs)]
-    output = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    report = json.loads(output)
+    subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
+    return pathlib.Path(subprocess.run(command + ["--show-bin-path"], cwd=ROOT, check=True, capture_output=True,
+                                       text=True).stdout.strip()) / "visage"
+
+
+def time_visage(binary, threads, runs):
+    command = [str(binary), "benchmark", "--json", "--threads", str(threads), "--runs", str(runs)]
+    report = json.loads(subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True).stdout)
     return {r["model"]: (r["medianMilliseconds"], r["p90Milliseconds"]) for r in report["results"]}
 
 
@@ -61,10 +67,11 @@ def main():
     parser.add_argument("--scratch-path", help="SwiftPM scratch path for the release build")
     args = parser.parse_args()
 
+    binary = visage_binary(args.scratch_path)
     rows = []
     for threads in args.threads:
         reference = {model: time_litert(model, threads, args.runs) for model in MODELS}
-        visage = time_visage(threads, args.runs, args.scratch_path)
+        visage = time_visage(binary, threads, args.runs)
         for model in MODELS:
             rows.append((model, threads, *reference[model], *visage[model], visage[model][0] / reference[model][0]))
 
