@@ -8,19 +8,17 @@ struct TrackCommand: AsyncParsableCommand {
         commandName: "track",
         abstract: "Follow faces through a video: tracking IDs, presence and blink events.",
         discussion: """
-            INPUT is a folder of images (sorted by name), a .y4m file, - for raw RGB24 frames on standard
-            input (with --size), or any video file or camera ffmpeg reads (ffmpeg must be installed).
-            Times are media times from the frames, so a file runs faster than real time with the same events.
-            A summary (frames, detector runs, dropped frames, milliseconds per frame) goes to standard error.
+            INPUT is a folder of images (sorted by name), a .y4m file, - for raw RGB24 frames on standard input (with --size), or any video file or camera ffmpeg reads (ffmpeg must be installed). Times are media times from the frames, so a file runs faster than real time with the same events. A summary (frames, detector runs, dropped frames, milliseconds per frame) goes to standard error.
 
               $ visage track clip.mp4 --events-only
               1.000 s  faceDetected
-              2.433 s  blink both (face 1)
-              $ visage track frames/ --fps 30 --json
-              {"faces":[{"eyeBlinkLeft":0.04,"eyeBlinkRight":0.03,"frame":{…},"trackingID":1}],"frame":0,"time":0}
-              {"event":"faceDetected","time":1}
-              $ ffmpeg -i clip.mp4 -f rawvideo -pix_fmt rgb24 - | visage track - --size 640x480 --fps 30
-              $ visage track /dev/video0 --input-format v4l2 --realtime --mirrored --events-only
+              1.000 s  blink both (face 1)
+              2.667 s  blink left (face 1)
+              2.700 s  blink right (face 1)
+              $ visage track clip.mp4 --json | head -1
+              {"faces":[{"eyeBlinkLeft":0.037,…,"trackingID":1}],"frame":0,"time":0}
+              $ ffmpeg -i a.mp4 -f rawvideo -pix_fmt rgb24 - | visage track - --size 640x480
+              $ visage track /dev/video0 --input-format v4l2 --realtime --events-only
             """)
 
     @Argument(help: "A folder of images, a .y4m file, - for raw RGB24 on standard input, or an ffmpeg input.")
