@@ -14,30 +14,21 @@ struct DepthwiseConvolutionKernelTests {
         }
     }
 
-    static func shape(
-        _ height: Int, _ width: Int, channels: Int, output: (Int, Int), kernel: Int = 3, stride: Int = 1, pad: Int = 0
-    ) -> ConvolutionShape {
-        ConvolutionShape(
-            inputHeight: height, inputWidth: width, inputChannels: channels,
-            outputHeight: output.0, outputWidth: output.1, outputChannels: channels,
-            kernelHeight: kernel, kernelWidth: kernel, strideY: stride, strideX: stride, padTop: pad, padLeft: pad)
-    }
-
     /// Channel counts below, at and above the 8- and 16-lane steps (the tail is masked), 3×3
     /// with stride 1 and 2 and with and without padding, and other kernel sizes (general path).
     static let cases: [Case] = [
-        Case(shape: shape(6, 5, channels: 1, output: (6, 5), pad: 1)),
-        Case(shape: shape(6, 5, channels: 7, output: (6, 5), pad: 1), epilogue: .relu6),
-        Case(shape: shape(5, 6, channels: 8, output: (3, 4)), epilogue: .prelu),
-        Case(shape: shape(5, 5, channels: 13, output: (5, 5), pad: 1), epilogue: .clampAndPrelu),
-        Case(shape: shape(4, 4, channels: 16, output: (4, 4), pad: 1)),
-        Case(shape: shape(4, 5, channels: 17, output: (4, 5), pad: 1), epilogue: .prelu),
-        Case(shape: shape(8, 8, channels: 24, output: (4, 4), stride: 2)),
-        Case(shape: shape(7, 9, channels: 35, output: (4, 5), stride: 2, pad: 1), epilogue: .relu6),
-        Case(shape: shape(3, 3, channels: 127, output: (3, 3), pad: 1), epilogue: .clampAndPrelu),
-        Case(shape: shape(6, 6, channels: 9, output: (6, 6), kernel: 5, pad: 2), epilogue: .prelu),
-        Case(shape: shape(6, 7, channels: 18, output: (3, 3), kernel: 2, stride: 2)),
-        Case(shape: shape(2, 2, channels: 5, output: (4, 4), pad: 2)),
+        Case(shape: channelwiseShape(6, 5, channels: 1, output: (6, 5), pad: 1)),
+        Case(shape: channelwiseShape(6, 5, channels: 7, output: (6, 5), pad: 1), epilogue: .relu6),
+        Case(shape: channelwiseShape(5, 6, channels: 8, output: (3, 4)), epilogue: .prelu),
+        Case(shape: channelwiseShape(5, 5, channels: 13, output: (5, 5), pad: 1), epilogue: .clampAndPrelu),
+        Case(shape: channelwiseShape(4, 4, channels: 16, output: (4, 4), pad: 1)),
+        Case(shape: channelwiseShape(4, 5, channels: 17, output: (4, 5), pad: 1), epilogue: .prelu),
+        Case(shape: channelwiseShape(8, 8, channels: 24, output: (4, 4), stride: 2)),
+        Case(shape: channelwiseShape(7, 9, channels: 35, output: (4, 5), stride: 2, pad: 1), epilogue: .relu6),
+        Case(shape: channelwiseShape(3, 3, channels: 127, output: (3, 3), pad: 1), epilogue: .clampAndPrelu),
+        Case(shape: channelwiseShape(6, 6, channels: 9, output: (6, 6), kernel: 5, pad: 2), epilogue: .prelu),
+        Case(shape: channelwiseShape(6, 7, channels: 18, output: (3, 3), kernel: 2, stride: 2)),
+        Case(shape: channelwiseShape(2, 2, channels: 5, output: (4, 4), pad: 2)),
     ]
 
     @Test(arguments: cases, KernelISA.available)

@@ -60,3 +60,14 @@ func mismatches(_ actual: [Float], _ expected: [Float], tolerance: (Int) -> Floa
     }
     return lines
 }
+
+/// A square window over `channels` channels in and out (depthwise convolution, pooling): the same
+/// kernel size, stride and padding along both axes.
+func channelwiseShape(
+    _ height: Int, _ width: Int, channels: Int, output: (Int, Int), kernel: Int = 3, stride: Int = 1, pad: Int = 0
+) -> ConvolutionShape {
+    ConvolutionShape(
+        inputHeight: height, inputWidth: width, inputChannels: channels,
+        outputHeight: output.0, outputWidth: output.1, outputChannels: channels,
+        kernelHeight: kernel, kernelWidth: kernel, strideY: stride, strideX: stride, padTop: pad, padLeft: pad)
+}

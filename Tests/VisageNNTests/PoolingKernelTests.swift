@@ -4,26 +4,17 @@ import VisageNN
 /// `Pooling.maxPool` against `ReferenceKernels.maxPool` for every available kernel set; a
 /// maximum rounds nothing, so they must agree exactly.
 struct PoolingKernelTests {
-    static func shape(
-        _ height: Int, _ width: Int, channels: Int, output: (Int, Int), kernel: Int, stride: Int, pad: Int = 0
-    ) -> ConvolutionShape {
-        ConvolutionShape(
-            inputHeight: height, inputWidth: width, inputChannels: channels,
-            outputHeight: output.0, outputWidth: output.1, outputChannels: channels,
-            kernelHeight: kernel, kernelWidth: kernel, strideY: stride, strideX: stride, padTop: pad, padLeft: pad)
-    }
-
     /// 2×2/2 (the models' pools) on even and odd sizes, 3×3/2 with SAME padding, a window past
     /// the input, and channel counts around the 8- and 16-lane steps.
     static let shapes: [ConvolutionShape] = [
-        shape(6, 8, channels: 1, output: (3, 4), kernel: 2, stride: 2),
-        shape(7, 5, channels: 7, output: (4, 3), kernel: 2, stride: 2),
-        shape(4, 4, channels: 8, output: (2, 2), kernel: 2, stride: 2),
-        shape(6, 6, channels: 13, output: (3, 3), kernel: 2, stride: 2),
-        shape(4, 6, channels: 16, output: (2, 3), kernel: 2, stride: 2),
-        shape(5, 5, channels: 17, output: (3, 3), kernel: 3, stride: 2, pad: 1),
-        shape(4, 3, channels: 35, output: (2, 2), kernel: 3, stride: 2, pad: 1),
-        shape(2, 2, channels: 5, output: (3, 3), kernel: 2, stride: 2, pad: 2),
+        channelwiseShape(6, 8, channels: 1, output: (3, 4), kernel: 2, stride: 2),
+        channelwiseShape(7, 5, channels: 7, output: (4, 3), kernel: 2, stride: 2),
+        channelwiseShape(4, 4, channels: 8, output: (2, 2), kernel: 2, stride: 2),
+        channelwiseShape(6, 6, channels: 13, output: (3, 3), kernel: 2, stride: 2),
+        channelwiseShape(4, 6, channels: 16, output: (2, 3), kernel: 2, stride: 2),
+        channelwiseShape(5, 5, channels: 17, output: (3, 3), kernel: 3, stride: 2, pad: 1),
+        channelwiseShape(4, 3, channels: 35, output: (2, 2), kernel: 3, stride: 2, pad: 1),
+        channelwiseShape(2, 2, channels: 5, output: (3, 3), kernel: 2, stride: 2, pad: 2),
     ]
 
     @Test(arguments: shapes, KernelISA.available)
