@@ -39,7 +39,7 @@ struct RealTimeFrameSourceTests {
     }
 
     @Test func fastConsumerDropsNothingWhenPaced() throws {
-        let live = RealTimeFrameSource(CountingSource(count: 10, interval: 0.03), paced: true)
+        let live = RealTimeFrameSource(CountingSource(count: 10, interval: 0.05), paced: true)
         var seen: [Int] = []
         while let frame = try live.nextFrame() { seen.append(frame.index) }
         #expect(seen == Array(0..<10))
@@ -56,10 +56,12 @@ struct RealTimeFrameSourceTests {
 }
 
 struct FFmpegFrameSourceTests {
-    static let installed = FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
-        || (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/ffmpeg") && FileManager.default.isExecutableFile(atPath: "\($0)/ffprobe")
+    /// Whether ffmpeg and ffprobe are on PATH, where the source looks for them.
+    static let installed = ["ffmpeg", "ffprobe"].allSatisfy { tool in
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
         }
+    }
 
     @Test func missingFFmpegNamesThePackage() {
         let expected = VideoError.toolMissing(tool: "ffmpeg", package: "ffmpeg")
