@@ -18,9 +18,11 @@ AVX2_INLINE __m256i lane_mask(size_t n) {
     return _mm256_loadu_si256((const __m256i *)(mask_table + 8 - n));
 }
 
-/// Clamp, then PReLU where the value is negative (blendv keys on the sign bit).
+/// Clamp, then PReLU where the value is negative (blendv keys on the sign bit). Every clamp in this
+/// file puts the value second: `_mm256_max_ps`/`_mm256_min_ps` return their second operand when either
+/// is NaN, so a NaN stays NaN, as in TFLite and the portable set.
 AVX2_INLINE __m256 epilogue(__m256 v, __m256 vmin, __m256 vmax, const float *slopes) {
-    v = _mm256_min_ps(_mm256_max_ps(v, vmin), vmax);
+    v = _mm256_min_ps(vmax, _mm256_max_ps(vmin, v));
     if (slopes != NULL) v = _mm256_blendv_ps(v, _mm256_mul_ps(v, _mm256_loadu_ps(slopes)), v);
     return v;
 }
@@ -230,15 +232,15 @@ AVX2 void visage_f32_maxpool_ukernel__avx2_fma_u16(
             m0 = _mm256_max_ps(m0, _mm256_loadu_ps(input[t] + c));
             m1 = _mm256_max_ps(m1, _mm256_loadu_ps(input[t] + c + 8));
         }
-        _mm256_storeu_ps(output + c, _mm256_min_ps(_mm256_max_ps(m0, vmin), vmax));
-        _mm256_storeu_ps(output + c + 8, _mm256_min_ps(_mm256_max_ps(m1, vmin), vmax));
+        _mm256_storeu_ps(output + c, _mm256_min_ps(vmax, _mm256_max_ps(vmin, m0)));
+        _mm256_storeu_ps(output + c + 8, _mm256_min_ps(vmax, _mm256_max_ps(vmin, m1)));
     }
     for (; c < channels; c += 8) {
         const size_t n = channels - c < 8 ? channels - c : 8;
         const __m256i mask = lane_mask(n);
         __m256 m = _mm256_maskload_ps(input[0] + c, mask);
         for (size_t t = 1; t < ks; t++) m = _mm256_max_ps(m, _mm256_maskload_ps(input[t] + c, mask));
-        store_n(output + c, _mm256_min_ps(_mm256_max_ps(m, vmin), vmax), n);
+        store_n(output + c, _mm256_min_ps(vmax, _mm256_max_ps(vmin, m)), n);
     }
 }
 
@@ -249,14 +251,14 @@ AVX2 void visage_f32_maxpool_ukernel__avx2_fma_u16(
         for (; n >= 16; n -= 16, a += 16, b += 16, out += 16) {                                  \
             const __m256 v0 = op(_mm256_loadu_ps(a), _mm256_loadu_ps(b));                        \
             const __m256 v1 = op(_mm256_loadu_ps(a + 8), _mm256_loadu_ps(b + 8));                \
-            _mm256_storeu_ps(out, _mm256_min_ps(_mm256_max_ps(v0, vmin), vmax));                 \
-            _mm256_storeu_ps(out + 8, _mm256_min_ps(_mm256_max_ps(v1, vmin), vmax));             \
+            _mm256_storeu_ps(out, _mm256_min_ps(vmax, _mm256_max_ps(vmin, v0)));                 \
+            _mm256_storeu_ps(out + 8, _mm256_min_ps(vmax, _mm256_max_ps(vmin, v1)));             \
         }                                                                                        \
         for (; n > 0; n -= n < 8 ? n : 8, a += 8, b += 8, out += 8) {                            \
             const size_t m = n < 8 ? n : 8;                                                      \
             const __m256i mask = lane_mask(m);                                                   \
             const __m256 v = op(_mm256_maskload_ps(a, mask), _mm256_maskload_ps(b, mask));       \
-            store_n(out, _mm256_min_ps(_mm256_max_ps(v, vmin), vmax), m);                        \
+            store_n(out, _mm256_min_ps(vmax, _mm256_max_ps(vmin, v)), m);                        \
         }                                                                                        \
     }
 AVX2_VBINARY(vadd, _mm256_add_ps)
@@ -266,13 +268,13 @@ AVX2_VBINARY(vsub, _mm256_sub_ps)
 AVX2 void visage_f32_vclamp_ukernel__avx2_fma_u16(size_t n, const float *x, float *out, float min, float max) {
     const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
     for (; n >= 16; n -= 16, x += 16, out += 16) {
-        _mm256_storeu_ps(out, _mm256_min_ps(_mm256_max_ps(_mm256_loadu_ps(x), vmin), vmax));
-        _mm256_storeu_ps(out + 8, _mm256_min_ps(_mm256_max_ps(_mm256_loadu_ps(x + 8), vmin), vmax));
+        _mm256_storeu_ps(out, _mm256_min_ps(vmax, _mm256_max_ps(vmin, _mm256_loadu_ps(x))));
+        _mm256_storeu_ps(out + 8, _mm256_min_ps(vmax, _mm256_max_ps(vmin, _mm256_loadu_ps(x + 8))));
     }
     for (; n > 0; n -= n < 8 ? n : 8, x += 8, out += 8) {
         const size_t m = n < 8 ? n : 8;
         const __m256 v = _mm256_maskload_ps(x, lane_mask(m));
-        store_n(out, _mm256_min_ps(_mm256_max_ps(v, vmin), vmax), m);
+        store_n(out, _mm256_min_ps(vmax, _mm256_max_ps(vmin, v)), m);
     }
 }
 

@@ -70,6 +70,48 @@ struct ElementwiseKernelTests {
         }
     }
 
+    /// A NaN stays NaN through every clamp, as in TFLite (`std::min(std::max(x, lo), hi)`) and the
+    /// reference: a set must not turn it into a bound, or the same model would answer differently per CPU.
+    @Test(arguments: KernelISA.available)
+    func nanPassesThroughClamps(isa: KernelISA) {
+        let count = 37
+        var random = SeededGenerator(seed: fixedSeed("nan \(count)"))
+        var a = random.floats(count, in: -2...2)
+        for index in stride(from: 0, to: count, by: 3) { a[index] = .nan }
+        let b = random.floats(count, in: -2...2)
+        func same(_ x: [Float], _ y: [Float]) -> Bool { zip(x, y).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) } }
+        for (min, max) in [(-Float.infinity, Float.infinity), (0, 6)] {
+            for op in Binary.allCases {
+                let (fast, reference) = Self.kernels(op, isa: isa)
+                var expected = [Float](repeating: 0, count: count), output = expected
+                reference(a, b, &expected, count, min, max)
+                fast(a, b, &output, count, min, max)
+                #expect(expected[0].isNaN && same(output, expected), "\(isa) \(op) clamp \(min)...\(max)")
+            }
+            var expected = [Float](repeating: 0, count: count), output = expected
+            ReferenceKernels.clamp(a, &expected, count: count, min: min, max: max)
+            Elementwise.clamp(a, &output, count: count, min: min, max: max, isa: isa)
+            #expect(expected[0].isNaN && same(output, expected), "\(isa) clamp \(min)...\(max)")
+        }
+        // The convolutions' fused clamp: a 1×1 convolution copying its input, and a 1×1 depthwise one.
+        let shape = channelwiseShape(1, 37, channels: 1, output: (1, 37), kernel: 1)
+        let one: [Float] = [1]
+        for epilogue in [ConvolutionEpilogue(), ConvolutionEpilogue(min: 0, max: 6)] {
+            let convolution = one.withUnsafeBufferPointer {
+                PackedConvolution(shape: shape, weightsOHWI: $0, bias: nil, epilogue: epilogue, isa: isa)
+            }
+            let depthwise = one.withUnsafeBufferPointer {
+                PackedDepthwiseConvolution(shape: shape, weightsHWC: $0, bias: nil, epilogue: epilogue, isa: isa)
+            }
+            var expected = [Float](repeating: 0, count: count), output = expected
+            ReferenceKernels.clamp(a, &expected, count: count, min: epilogue.min, max: epilogue.max)
+            convolution.run(input: a, output: &output, outputRows: 0..<1)
+            #expect(same(output, expected), "\(isa) convolution \(epilogue.min)...\(epilogue.max)")
+            depthwise.run(input: a, output: &output, outputRows: 0..<1)
+            #expect(same(output, expected), "\(isa) depthwise \(epilogue.min)...\(epilogue.max)")
+        }
+    }
+
     @Test(arguments: KernelISA.available, [1, 3, 8, 13, 16, 17, 40])
     func preluMatchesReference(isa: KernelISA, channels: Int) {
         for pixels in [0, 1, 5] {
