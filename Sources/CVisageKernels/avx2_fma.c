@@ -5,6 +5,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <immintrin.h>
+#include <math.h>
 #include <stdint.h>
 
 #define AVX2 __attribute__((target("avx2,fma")))
@@ -224,13 +225,14 @@ AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
 
 AVX2 void visage_f32_maxpool_ukernel__avx2_fma_u16(
     size_t channels, size_t ks, const float *const *input, float *output, float min, float max) {
-    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
+    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max), lowest = _mm256_set1_ps(-INFINITY);
     size_t c = 0;
     for (; c + 16 <= channels; c += 16) {
-        __m256 m0 = _mm256_loadu_ps(input[0] + c), m1 = _mm256_loadu_ps(input[0] + c + 8);
-        for (size_t t = 1; t < ks; t++) {
-            m0 = _mm256_max_ps(m0, _mm256_loadu_ps(input[t] + c));
-            m1 = _mm256_max_ps(m1, _mm256_loadu_ps(input[t] + c + 8));
+        // The running maximum second: a NaN tap returns it unchanged, so NaN taps are passed over.
+        __m256 m0 = lowest, m1 = lowest;
+        for (size_t t = 0; t < ks; t++) {
+            m0 = _mm256_max_ps(_mm256_loadu_ps(input[t] + c), m0);
+            m1 = _mm256_max_ps(_mm256_loadu_ps(input[t] + c + 8), m1);
         }
         _mm256_storeu_ps(output + c, _mm256_min_ps(vmax, _mm256_max_ps(vmin, m0)));
         _mm256_storeu_ps(output + c + 8, _mm256_min_ps(vmax, _mm256_max_ps(vmin, m1)));
@@ -238,8 +240,8 @@ AVX2 void visage_f32_maxpool_ukernel__avx2_fma_u16(
     for (; c < channels; c += 8) {
         const size_t n = channels - c < 8 ? channels - c : 8;
         const __m256i mask = lane_mask(n);
-        __m256 m = _mm256_maskload_ps(input[0] + c, mask);
-        for (size_t t = 1; t < ks; t++) m = _mm256_max_ps(m, _mm256_maskload_ps(input[t] + c, mask));
+        __m256 m = lowest;
+        for (size_t t = 0; t < ks; t++) m = _mm256_max_ps(_mm256_maskload_ps(input[t] + c, mask), m);
         store_n(output + c, _mm256_min_ps(vmax, _mm256_max_ps(vmin, m)), n);
     }
 }

@@ -28,7 +28,7 @@ typedef void (*visage_f32_dwconv_ukernel_fn)(
     const float *w, float *output, float min, float max, const float *slopes);
 
 /// Max pooling of one output pixel: the largest of `ks` (≥ 1) input pixels of `channels`
-/// values each, clamped.
+/// values each, NaN passed over (-infinity when every tap is NaN), clamped.
 typedef void (*visage_f32_maxpool_ukernel_fn)(
     size_t channels, size_t ks, const float *const *input, float *output, float min, float max);
 

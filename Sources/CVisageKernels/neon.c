@@ -5,6 +5,7 @@
 #if defined(__aarch64__)
 
 #include <arm_neon.h>
+#include <math.h>
 
 #define NEON_INLINE static inline __attribute__((always_inline))
 
@@ -149,8 +150,9 @@ void visage_f32_maxpool_ukernel__neon_u16(
     const float32x4_t vmin = vdupq_n_f32(min), vmax = vdupq_n_f32(max);
     for (size_t c = 0; c < channels; c += 4) {
         const size_t n = channels - c < 4 ? channels - c : 4;
-        float32x4_t m = n == 4 ? vld1q_f32(input[0] + c) : load_n(input[0] + c, n);
-        for (size_t t = 1; t < ks; t++) m = vmaxq_f32(m, n == 4 ? vld1q_f32(input[t] + c) : load_n(input[t] + c, n));
+        // vmaxnm returns the number when one operand is NaN: NaN taps are passed over.
+        float32x4_t m = vdupq_n_f32(-INFINITY);
+        for (size_t t = 0; t < ks; t++) m = vmaxnmq_f32(m, n == 4 ? vld1q_f32(input[t] + c) : load_n(input[t] + c, n));
         store_n(output + c, vminq_f32(vmaxq_f32(m, vmin), vmax), n);
     }
 }

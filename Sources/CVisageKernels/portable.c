@@ -76,8 +76,8 @@ void visage_f32_dwconv_ukernel__portable_9p16(
 void visage_f32_maxpool_ukernel__portable_u16(
     size_t channels, size_t ks, const float *const *input, float *output, float min, float max) {
     for (size_t c = 0; c < channels; c++) {
-        float m = input[0][c];
-        for (size_t t = 1; t < ks; t++) m = input[t][c] > m ? input[t][c] : m;
+        float m = -INFINITY;  // a NaN tap fails the comparison and is passed over
+        for (size_t t = 0; t < ks; t++) m = input[t][c] >= m ? input[t][c] : m;
         output[c] = clampf(m, min, max);
     }
 }

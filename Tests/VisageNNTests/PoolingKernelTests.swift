@@ -32,4 +32,23 @@ struct PoolingKernelTests {
             #expect(output == expected, "\(isa) clamp \(min)...\(max)")
         }
     }
+
+    /// NaN taps are passed over, as TFLite's `std::max(max, tap)` from the lowest float and the reference
+    /// do, wherever the NaN sits in the window (first tap, last, all) and across the vector tails.
+    @Test(arguments: KernelISA.available)
+    func nanTapsArePassedOver(isa: KernelISA) {
+        let shape = channelwiseShape(4, 4, channels: 19, output: (2, 2), kernel: 2, stride: 2)
+        var random = SeededGenerator(seed: fixedSeed("maxpool nan"))
+        var input = random.floats(4 * 4 * 19, in: -4...4)
+        for index in stride(from: 0, to: input.count, by: 5) { input[index] = .nan }
+        for channel in 0..<19 { input[(1 * 4 + 2) * 19 + channel] = .nan }  // the second window's third tap
+        for pixel in [10, 11, 14, 15] { input[pixel * 19 + 3] = .nan }  // every tap of the last window, channel 3
+        let count = 2 * 2 * 19
+        var expected = [Float](repeating: 0, count: count)
+        ReferenceKernels.maxPool(shape: shape, input: input, output: &expected, outputRows: 0..<2)
+        #expect(!expected.contains { $0.isNaN })
+        var output = [Float](repeating: 0, count: count)
+        Pooling.maxPool(shape: shape, input: input, output: &output, outputRows: 0..<2, isa: isa)
+        #expect(output == expected, "\(isa)")
+    }
 }

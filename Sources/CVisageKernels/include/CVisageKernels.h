@@ -86,8 +86,8 @@ void visage_f32_dwconv_run(
     size_t row_begin, size_t row_end);
 
 /// MAX_POOL_2D of output rows [row_begin, row_end) (input and output channels equal): the
-/// largest input under each window, taps outside the input ignored (-infinity when none is
-/// inside), then clamped to [min, max].
+/// largest input under each window, taps outside the input and NaN taps ignored (-infinity when
+/// none is left), then clamped to [min, max].
 void visage_f32_maxpool_run(
     visage_isa isa, const visage_conv_geometry *g, const float *input, float *output,
     size_t row_begin, size_t row_end, float min, float max);

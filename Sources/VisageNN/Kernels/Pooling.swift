@@ -5,8 +5,9 @@ package enum Pooling {
     /// MAX_POOL_2D of output rows `outputRows`: the largest input value under each window, then
     /// clamped to `min...max` (the fused activation).
     ///
-    /// Taps outside the input are ignored, as TFLite does with SAME padding; a window with no tap
-    /// inside gives `-infinity` before the clamp. `shape.inputChannels` must equal
+    /// Taps outside the input are ignored, as TFLite does with SAME padding, and so are NaN taps (TFLite's
+    /// `std::max` from the lowest float passes them over); a window with nothing left gives `-infinity`
+    /// before the clamp. `shape.inputChannels` must equal
     /// `shape.outputChannels`; the shape's kernel, stride and padding describe the window.
     package static func maxPool(
         shape: ConvolutionShape, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,

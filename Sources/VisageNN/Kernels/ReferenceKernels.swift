@@ -54,8 +54,8 @@ package enum ReferenceKernels {
         }
     }
 
-    /// MAX_POOL_2D: the largest input under each window (taps outside ignored, -infinity when
-    /// none is inside), clamped.
+    /// MAX_POOL_2D: the largest input under each window (taps outside and NaN taps ignored,
+    /// -infinity when none is left), clamped.
     package static func maxPool(
         shape: ConvolutionShape, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
         outputRows: Range<Int>, min: Float = -.infinity, max: Float = .infinity
