@@ -17,8 +17,8 @@ import VisageImage
 /// Each factor is floored at 0.01 before the mean, so one bad factor lowers the score a lot without
 /// zeroing it. The crop samples the face at a fixed 96 pixels whatever its size, so a small face is
 /// upsampled and measures less sharp, as it is. The 60 in the sharpness factor is the Laplacian variance
-/// at which it gives 0.5: the sharp 640×480 fixture face measures several times that, its 4-pixel box blur
-/// a fraction.
+/// at which it gives 0.5: the sharp 640×480 fixture face (`astronaut.jpg`) measures about 1570 (0.96), its
+/// 5×5 box blur about 210 (0.78), so a blur lowers the factor without zeroing it.
 public struct CaptureQuality: Sendable, Hashable {
     public var score: Float
     public var sharpness: Float
