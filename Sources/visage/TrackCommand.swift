@@ -8,7 +8,7 @@ struct TrackCommand: AsyncParsableCommand {
         commandName: "track",
         abstract: "Follow faces through a video: tracking IDs, presence and blink events.",
         discussion: """
-            INPUT is a folder of images (sorted by name), a .y4m file, - for raw RGB24 frames on standard input (with --size), or any video file or camera ffmpeg reads (ffmpeg must be installed). Times are media times from the frames, so a file runs faster than real time with the same events. A summary (frames, detector runs, dropped frames, wall-clock and CPU milliseconds per frame) goes to standard error.
+            INPUT is a folder of images (sorted by name), a .y4m file, - for standard input (a y4m stream, or raw RGB24 frames with --size), or any video file or camera ffmpeg reads (ffmpeg must be installed). Times are media times from the frames, so a file runs faster than real time with the same events. A summary (frames, detector runs, dropped frames, wall-clock and CPU milliseconds per frame) goes to standard error.
 
               $ visage track clip.mp4 --events-only
               1.000 s  faceDetected
@@ -17,11 +17,11 @@ struct TrackCommand: AsyncParsableCommand {
               2.700 s  blink right (face 1)
               $ visage track clip.mp4 --json | head -1
               {"faces":[{"eyeBlinkLeft":0.037,…,"trackingID":1}],"frame":0,"time":0}
-              $ ffmpeg -i a.mp4 -f rawvideo -pix_fmt rgb24 - | visage track - --size 640x480
+              $ ffmpeg -i a.mp4 -f yuv4mpegpipe - | visage track - --events-only
               $ visage track /dev/video0 --input-format v4l2 --realtime --events-only
             """)
 
-    @Argument(help: "A folder of images, a .y4m file, - for raw RGB24 on standard input, or an ffmpeg input.")
+    @Argument(help: "A folder of images, a .y4m file, - for standard input (y4m, or raw RGB24 with --size), or an ffmpeg input.")
     var input: String
 
     @Option(help: "Most faces tracked at once (1…16).")
@@ -51,7 +51,7 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write every frame with its tracked faces drawn in, as OUT_DIR/frame-000000.png …", valueName: "OUT_DIR"))
     var annotate: String?
 
-    @Option(help: ArgumentHelp("Frame size: required for -, forces ffmpeg's output size.", valueName: "WxH"))
+    @Option(help: ArgumentHelp("Frame size of raw RGB24 on standard input (-); forces ffmpeg's output size.", valueName: "WxH"))
     var size: String?
 
     @Option(help: ArgumentHelp("Frames per second for folders and -, default 30; forces ffmpeg's rate.", valueName: "RATE"))
@@ -73,7 +73,6 @@ struct TrackCommand: AsyncParsableCommand {
         guard blinkThreshold > 0.15, blinkThreshold < 1 else { throw ValidationError("--blink-threshold \(blinkThreshold) must be in (0.15, 1)") }
         if let fps, !(fps.isFinite && fps > 0 && fps <= 10_000) { throw ValidationError("--fps \(fps) must be in (0, 10000]") }
         if size != nil, frameSize == nil { throw ValidationError("--size \(size!) must be WIDTHxHEIGHT, such as 640x480") }
-        if input == "-", frameSize == nil { throw ValidationError("reading raw RGB24 from standard input (-) needs --size WIDTHxHEIGHT") }
     }
 
     struct Rect: Encodable {

@@ -50,9 +50,16 @@ struct RawRGBFrameSourceTests {
         #expect(throws: VideoError.self) { try RawRGBFrameSource(path: "/dev/null", width: width, height: height, frameRate: rate) }
     }
 
-    @Test func standardInputNeedsASize() {
-        #expect(throws: VideoError.invalidParameter(name: "size", value: "none", rule: "raw RGB24 on standard input needs a frame width and height")) {
-            try VideoInput.open("-")
+    @Test func inputsOpenTheirSource() throws {
+        let folder = try StreamMaking.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Image(width: 2, height: 2, pixelFormat: .gray8, pixels: [1, 2, 3, 4]).pngData().write(to: folder.appendingPathComponent("a.png"))
+        let y4m = folder.appendingPathComponent("clip.y4m")
+        try StreamMaking.y4m(header: "W2 H2 F25:1 C444", width: 2, height: 2, chroma: (2, 2), frames: 1).write(to: y4m)
+        #expect(try VideoInput.open(folder.path) is ImageFolderFrameSource)
+        #expect(try VideoInput.open(y4m.path) is Y4MFrameSource)
+        #expect(throws: VideoError.unreadable(path: "/nonexistent/clip.mp4", reason: "no such file or folder")) {
+            try VideoInput.open("/nonexistent/clip.mp4")
         }
     }
 }
