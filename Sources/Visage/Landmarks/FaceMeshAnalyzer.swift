@@ -51,7 +51,9 @@ public final class FaceMeshAnalyzer {
                 valueRange: 0...255, border: .replicate)
             // MediaPipe warps 8-bit pixels into 8-bit pixels before scaling to 0…1; rounding the same way
             // keeps the mesh's input, and the blendshapes that depend on it, closest to MediaPipe's.
-            for index in $0.indices { $0[index] = $0[index].rounded() / 255 }
+            // Ties to even, as OpenCV's saturate_cast rounds, is also one vector instruction where
+            // `rounded()` (ties away from zero) calls libm's roundf per value.
+            for index in $0.indices { $0[index] = $0[index].rounded(.toNearestOrEven) / 255 }
         }
         do { try mesh.invoke() } catch { throw .model(reason: error.description) }
         return (mesh.output(0), mesh.output(1).first ?? .nan)
