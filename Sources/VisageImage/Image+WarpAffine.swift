@@ -12,7 +12,7 @@ extension Image {
     /// - Complexity: O(width × height); no allocation.
     public func warpAffine(
         into tensor: UnsafeMutableBufferPointer<Float>, width outWidth: Int, height outHeight: Int,
-        transform: AffineTransform, valueRange: ClosedRange<Float>, border: WarpBorder = .zero
+        transform: PixelTransform, valueRange: ClosedRange<Float>, border: WarpBorder = .zero
     ) {
         precondition(outWidth > 0 && outHeight > 0, "warp size \(outWidth)×\(outHeight) must be positive")
         precondition(tensor.count >= outWidth * outHeight * 3, "tensor of \(tensor.count) floats is smaller than \(outWidth)×\(outHeight)×3")

@@ -3,7 +3,7 @@ import VisageImage
 /// The plain definition of `Image.warpAffine`, in Double, one pixel and one channel at a time:
 /// what the fast path is tested against.
 func referenceWarp(
-    _ image: Image, width: Int, height: Int, transform: AffineTransform, valueRange: ClosedRange<Float>, border: WarpBorder
+    _ image: Image, width: Int, height: Int, transform: PixelTransform, valueRange: ClosedRange<Float>, border: WarpBorder
 ) -> [Float] {
     func rgb(_ x: Int, _ y: Int) -> [Double] {
         var (x, y) = (x, y)

@@ -14,11 +14,11 @@ struct WarpAffineTests {
         for trial in 0..<40 {
             let (width, height) = (Int.random(in: 1...19, using: &generator), Int.random(in: 1...13, using: &generator))
             // Rotation, anisotropic scale and shear, centred so most samples land inside, some outside.
-            let transform = AffineTransform.translation(
+            let transform = PixelTransform.translation(
                 x: Double.random(in: -4...33, using: &generator), y: Double.random(in: -4...21, using: &generator))
                 .concatenating(.rotation(Double.random(in: -Double.pi...Double.pi, using: &generator)))
                 .concatenating(.scale(x: Double.random(in: 0.3...2.5, using: &generator), y: Double.random(in: 0.3...2.5, using: &generator)))
-                .concatenating(AffineTransform(a: 1, b: Double.random(in: -0.3...0.3, using: &generator), c: 0, d: 1, tx: 0, ty: 0))
+                .concatenating(PixelTransform(a: 1, b: Double.random(in: -0.3...0.3, using: &generator), c: 0, d: 1, tx: 0, ty: 0))
                 .concatenating(.translation(x: -Double(width) / 2, y: -Double(height) / 2))
             let range: ClosedRange<Float> = trial % 2 == 0 ? -1...1 : 0...1
             var tensor = [Float](repeating: .nan, count: width * height * 3)
@@ -43,7 +43,7 @@ struct WarpAffineTests {
     @Test func outsideSamplesTakeTheBorder() throws {
         let image = try Image(width: 1, height: 1, pixelFormat: .gray8, pixels: [200])
         var zero = [Float](repeating: 0, count: 3), edge = [Float](repeating: 0, count: 3)
-        let far = AffineTransform.translation(x: 50, y: -50)
+        let far = PixelTransform.translation(x: 50, y: -50)
         zero.withUnsafeMutableBufferPointer { image.warpAffine(into: $0, width: 1, height: 1, transform: far, valueRange: -1...1) }
         edge.withUnsafeMutableBufferPointer {
             image.warpAffine(into: $0, width: 1, height: 1, transform: far, valueRange: -1...1, border: .replicate)
@@ -56,7 +56,7 @@ struct WarpAffineTests {
     func hugeAndNonFiniteTransforms(_ border: WarpBorder) throws {
         var generator = SeededGenerator(state: 99)
         let image = try randomImage(width: 6, height: 4, format: .rgb8, using: &generator)
-        for transform in [AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 1e12, ty: 2), AffineTransform(a: 3e9, b: 0, c: 0, d: -1e10, tx: 0, ty: 3)] {
+        for transform in [PixelTransform(a: 1, b: 0, c: 0, d: 1, tx: 1e12, ty: 2), PixelTransform(a: 3e9, b: 0, c: 0, d: -1e10, tx: 0, ty: 3)] {
             var tensor = [Float](repeating: .nan, count: 5 * 3 * 3)
             tensor.withUnsafeMutableBufferPointer {
                 image.warpAffine(into: $0, width: 5, height: 3, transform: transform, valueRange: 0...1, border: border)
@@ -65,7 +65,7 @@ struct WarpAffineTests {
             #expect(zip(tensor, expected).allSatisfy { abs($0 - $1) <= 1e-4 }, "\(transform)")
         }
         var tensor = [Float](repeating: .nan, count: 3)
-        let nan = AffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+        let nan = PixelTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)
         tensor.withUnsafeMutableBufferPointer { image.warpAffine(into: $0, width: 1, height: 1, transform: nan, valueRange: -1...1, border: border) }
         #expect(tensor.allSatisfy { $0.isFinite })
         if border == .zero { #expect(tensor == [-1, -1, -1]) }

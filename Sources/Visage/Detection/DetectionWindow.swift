@@ -36,7 +36,7 @@ package struct DetectionWindow: Sendable, Hashable {
     /// tensor pixel (x, y) samples upright pixel (originX + x·s, originY + y·s) with s = side / size, in
     /// the pixel-index coordinates OpenCV uses. The orientation's rotation or mirroring is folded in, so
     /// a stored image is never rotated first.
-    package func warpTransform(tensorSize size: Int, rawWidth: Int, rawHeight: Int, orientation: ImageOrientation) -> AffineTransform {
+    package func warpTransform(tensorSize size: Int, rawWidth: Int, rawHeight: Int, orientation: ImageOrientation) -> PixelTransform {
         let scale = side / Double(size)
         let (uprightWidth, uprightHeight) = (Double(imageWidth), Double(imageHeight))
         func raw(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
@@ -48,7 +48,7 @@ package struct DetectionWindow: Sendable, Hashable {
         }
         // Every orientation is affine, so three points determine the map.
         let origin = raw(0, 0), xStep = raw(1, 0), yStep = raw(0, 1)
-        return AffineTransform(
+        return PixelTransform(
             a: xStep.x - origin.x, b: yStep.x - origin.x, c: xStep.y - origin.y, d: yStep.y - origin.y,
             tx: origin.x, ty: origin.y)
     }

@@ -149,7 +149,7 @@ public struct MeshRegion: Sendable, Hashable {
     /// first. MediaPipe's mesh input replicates the border.
     public func warpTransform(
         tensorSize: Int = Self.tensorSize, rawWidth: Int, rawHeight: Int, orientation: ImageOrientation = .up
-    ) -> VisageImage.AffineTransform {
+    ) -> PixelTransform {
         let (uprightWidth, uprightHeight) = (Double(imageWidth), Double(imageHeight))
         func raw(_ u: Double, _ v: Double) -> (x: Double, y: Double) {
             let p = uprightPoint(tensorX: u, tensorY: v, tensorSize: tensorSize)
@@ -157,7 +157,7 @@ public struct MeshRegion: Sendable, Hashable {
             return (unit.x * Double(rawWidth) - 0.5, unit.y * Double(rawHeight) - 0.5)
         }
         let origin = raw(0, 0), xStep = raw(1, 0), yStep = raw(0, 1)
-        return VisageImage.AffineTransform(
+        return PixelTransform(
             a: xStep.x - origin.x, b: yStep.x - origin.x, c: xStep.y - origin.y, d: yStep.y - origin.y,
             tx: origin.x, ty: origin.y)
     }
