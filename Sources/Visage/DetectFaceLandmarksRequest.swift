@@ -47,12 +47,12 @@ public struct DetectFaceLandmarksRequest: ImageProcessingRequest, Hashable {
     /// The faces in the image file at `url` (JPEG, PNG …) with their landmarks, honouring its EXIF
     /// orientation unless `orientation` is given.
     public func perform(on url: URL, orientation: ImageOrientation? = nil) async throws(FaceDetectionError) -> [FaceObservation] {
-        try await perform(on: try DetectFaceRectanglesRequest.decode { () throws(ImageError) in try Image(contentsOf: url, options: .init(applyOrientation: false)) }, orientation: orientation)
+        try await perform(on: StoredImage.load(contentsOf: url), orientation: orientation)
     }
 
     /// The faces in an encoded image (JPEG, PNG …) with their landmarks, honouring its EXIF orientation
     /// unless `orientation` is given.
     public func perform(on data: Data, orientation: ImageOrientation? = nil) async throws(FaceDetectionError) -> [FaceObservation] {
-        try await perform(on: try DetectFaceRectanglesRequest.decode { () throws(ImageError) in try Image(data: data, options: .init(applyOrientation: false)) }, orientation: orientation)
+        try await perform(on: StoredImage.load(data: data), orientation: orientation)
     }
 }

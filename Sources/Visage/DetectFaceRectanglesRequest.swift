@@ -33,21 +33,12 @@ public struct DetectFaceRectanglesRequest: ImageProcessingRequest, Hashable {
     /// The faces in the image file at `url` (JPEG, PNG …), honouring its EXIF orientation unless
     /// `orientation` is given.
     public func perform(on url: URL, orientation: ImageOrientation? = nil) async throws(FaceDetectionError) -> [FaceObservation] {
-        try await perform(on: try Self.decode { () throws(ImageError) in try Image(contentsOf: url, options: .init(applyOrientation: false)) }, orientation: orientation)
+        try await perform(on: StoredImage.load(contentsOf: url), orientation: orientation)
     }
 
     /// The faces in an encoded image (JPEG, PNG …), honouring its EXIF orientation unless
     /// `orientation` is given.
     public func perform(on data: Data, orientation: ImageOrientation? = nil) async throws(FaceDetectionError) -> [FaceObservation] {
-        try await perform(on: try Self.decode { () throws(ImageError) in try Image(data: data, options: .init(applyOrientation: false)) }, orientation: orientation)
-    }
-
-    /// Decodes keeping the stored pixels: the orientation is folded into the detector's warp instead.
-    static func decode(_ body: () throws(ImageError) -> Image) throws(FaceDetectionError) -> Image {
-        do {
-            return try body()
-        } catch {
-            throw .image(error)
-        }
+        try await perform(on: StoredImage.load(data: data), orientation: orientation)
     }
 }
