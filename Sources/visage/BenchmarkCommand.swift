@@ -73,9 +73,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
         var results: [Result] = []
         for network in Self.networks {
             let data = try network.load()
-            let loadStart = DispatchTime.now().uptimeNanoseconds
+            let loadStart = Stopwatch.wallMilliseconds()
             let model = try Model(data: data)
-            let loadMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e6
+            let loadMilliseconds = Stopwatch.wallMilliseconds() - loadStart
             let interpreter = try Interpreter(model: model, options: .init(threads: threads))
             var state: UInt32 = 12345
             for index in model.inputs.indices {
@@ -87,14 +87,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 }
             }
             for _ in 0 ..< min(10, runs) { try interpreter.invoke() }
-            var times: [Double] = []
-            times.reserveCapacity(runs)
-            for _ in 0 ..< runs {
-                let start = DispatchTime.now().uptimeNanoseconds
-                try interpreter.invoke()
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-            }
-            times.sort()
+            let times = try Stopwatch.measure(runs: runs) { try interpreter.invoke() }.wall
             if profile, !json {
                 var totals: [String: Double] = [:]
                 for _ in 0 ..< 20 {
@@ -106,8 +99,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
             }
             let memory = model.memoryReport
             results.append(Result(
-                model: network.fileName, loadMilliseconds: loadMilliseconds, medianMilliseconds: times[times.count / 2],
-                p90Milliseconds: times[min(times.count - 1, times.count * 9 / 10)],
+                model: network.fileName, loadMilliseconds: loadMilliseconds, medianMilliseconds: Stopwatch.percentile(times, 0.5),
+                p90Milliseconds: Stopwatch.percentile(times, 0.9),
                 arenaBytes: memory.arenaBytes, peakLiveActivationBytes: memory.peakLiveActivationBytes,
                 activationBytes: memory.activationBytes, weightBytes: memory.weightBytes))
         }

@@ -237,14 +237,7 @@ struct ContoursCommand: AsyncParsableCommand {
     private static func time(url: URL, name: String, runs: Int, request: DetectContoursRequest, json: Bool) throws {
         let data = try Data(contentsOf: url)
         func median(_ body: () throws -> Void) rethrows -> Double {
-            var times: [Double] = []
-            for _ in 0 ..< runs {
-                let start = ContinuousClock.now
-                try body()
-                let elapsed = ContinuousClock.now - start
-                times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15)
-            }
-            return times.sorted()[times.count / 2]
+            Stopwatch.percentile(try Stopwatch.measure(runs: runs, body).wall, 0.5)
         }
         var image = try Image(data: data)
         let decode = try median { image = try Image(data: data) }

@@ -187,23 +187,9 @@ struct DetectCommand: AsyncParsableCommand {
         let decode = { () throws -> Image in try Image(data: data, options: .init(applyOrientation: false)) }
         let image = try decode()
         var faces = 0
-        func cpuMilliseconds() -> Double {
-            var time = timespec()
-            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-            return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) * 1e-6
-        }
         func medians(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
-            for _ in 0..<2 { try body() }
-            var wall: [Double] = [], cpu: [Double] = []
-            for _ in 0..<runs {
-                let start = ContinuousClock.now
-                let cpuStart = cpuMilliseconds()
-                try body()
-                cpu.append(cpuMilliseconds() - cpuStart)
-                let elapsed = ContinuousClock.now - start
-                wall.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15)
-            }
-            return (wall.sorted()[runs / 2], cpu.sorted()[runs / 2])
+            let samples = try Stopwatch.measure(runs: runs, warmUp: 2, body)
+            return (Stopwatch.percentile(samples.wall, 0.5), Stopwatch.percentile(samples.cpu, 0.5))
         }
         let detect = try medians { faces = try Self.faces(detector, extras: extras, in: image).count }
         let decodeAndDetect = try medians { _ = try Self.faces(detector, extras: extras, in: try decode()) }

@@ -132,10 +132,10 @@ struct TrackCommand: AsyncParsableCommand {
                 }
             }
             guard let frame = next else { break }
-            let (start, cpuStart) = (ContinuousClock.now, Self.processCPUMilliseconds())
+            let (start, cpuStart) = (ContinuousClock.now, Stopwatch.processCPUMilliseconds())
             let update = try tracker.process(frame)
             trackingTime += ContinuousClock.now - start
-            cpuMilliseconds += Self.processCPUMilliseconds() - cpuStart
+            cpuMilliseconds += Stopwatch.processCPUMilliseconds() - cpuStart
             frames += 1
             try report(update)
             if let annotate { try write(update, on: frame.image, into: annotate) }
@@ -174,13 +174,6 @@ struct TrackCommand: AsyncParsableCommand {
             if let eye = record.eye, let id = record.trackingID { line += " \(eye) (face \(id))" }
             print(line)
         }
-    }
-
-    /// CPU time of the process, which other work on a busy machine does not inflate as it does wall-clock time.
-    static func processCPUMilliseconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) * 1e-6
     }
 
     static func record(_ event: FaceTrackingEvent) -> EventRecord {
