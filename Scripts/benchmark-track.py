@@ -133,7 +133,9 @@ def main():
     print(f"  visage track:                        wall {best_visage[0]:.2f}, CPU {best_visage[1]:.2f} (detector on {best_visage[3]} of {best_visage[2]} frames)")
     print(f"  ratio visage / MediaPipe:            wall {best_visage[0] / best_mp[0]:.2f}, CPU {best_visage[1] / best_mp[1]:.2f}")
     mp_left = [b[0] for b in best_mp[2]]
-    print(f"  MediaPipe eyeBlinkLeft, closed-eye frames: {min(mp_left[30:40]):.2f}…{max(mp_left[30:40]):.2f}")
+    closed = [value for i, value in enumerate(mp_left) if i % 50 in range(30, 40)]
+    if closed:  # clips shorter than 31 frames have no closed-eye frames
+        print(f"  MediaPipe eyeBlinkLeft, closed-eye frames: {min(closed):.2f}…{max(closed):.2f}")
 
 
 if __name__ == "__main__":
