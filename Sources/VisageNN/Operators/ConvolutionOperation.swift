@@ -67,12 +67,8 @@ struct ConvolutionOperation: Operation {
             kernelHeight: weightShape[1], kernelWidth: weightShape[2],
             strideY: options.strideY, strideX: options.strideX, padTop: top, padLeft: left)
         kernel = weights.withUnsafeBufferPointer { weights in
-            if let bias {
-                bias.withUnsafeBufferPointer { bias in
-                    PackedConvolution(shape: shape, weightsOHWI: weights, bias: bias, epilogue: fusion.epilogue)
-                }
-            } else {
-                PackedConvolution(shape: shape, weightsOHWI: weights, bias: nil, epilogue: fusion.epilogue)
+            bias.withUnsafeBufferPointer { bias in
+                PackedConvolution(shape: shape, weightsOHWI: weights, bias: bias, epilogue: fusion.epilogue)
             }
         }
         input = fusion.input

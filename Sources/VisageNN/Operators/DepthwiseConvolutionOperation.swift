@@ -52,12 +52,8 @@ struct DepthwiseConvolutionOperation: Operation {
             kernelHeight: weightShape[1], kernelWidth: weightShape[2],
             strideY: options.strideY, strideX: options.strideX, padTop: top, padLeft: left)
         kernel = weights.withUnsafeBufferPointer { weights in
-            if let bias {
-                bias.withUnsafeBufferPointer { bias in
-                    PackedDepthwiseConvolution(shape: shape, weightsHWC: weights, bias: bias, epilogue: fusion.epilogue)
-                }
-            } else {
-                PackedDepthwiseConvolution(shape: shape, weightsHWC: weights, bias: nil, epilogue: fusion.epilogue)
+            bias.withUnsafeBufferPointer { bias in
+                PackedDepthwiseConvolution(shape: shape, weightsHWC: weights, bias: bias, epilogue: fusion.epilogue)
             }
         }
         input = fusion.input
