@@ -43,7 +43,7 @@ struct ConvolutionKernelTests {
     @Test(arguments: cases, KernelISA.available)
     func matchesReference(_ testCase: Case, isa: KernelISA) {
         let shape = testCase.shape
-        var random = SeededGenerator(seed: fixedSeed(testCase.testDescription))
+        var random = SplitMix64(seed: fixedSeed(testCase.testDescription))
         let input = random.floats(shape.inputHeight * shape.inputWidth * shape.inputChannels)
         let weights = random.floats(shape.outputChannels * shape.kernelHeight * shape.kernelWidth * shape.inputChannels)
         let bias = random.floats(shape.outputChannels)
@@ -82,7 +82,7 @@ struct ConvolutionKernelTests {
     @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12]], Residual.allCases)
     func residualMatchesReference(_ testCase: Case, residual placement: Residual) {
         let shape = testCase.shape
-        var random = SeededGenerator(seed: fixedSeed("residual " + testCase.testDescription))
+        var random = SplitMix64(seed: fixedSeed("residual " + testCase.testDescription))
         let input = random.floats(shape.inputHeight * shape.inputWidth * shape.inputChannels)
         let weights = random.floats(shape.outputChannels * shape.kernelHeight * shape.kernelWidth * shape.inputChannels)
         let bias = random.floats(shape.outputChannels)
@@ -137,7 +137,7 @@ struct ConvolutionKernelTests {
     @Test(arguments: KernelISA.available)
     func biasDefaultsToZero(isa: KernelISA) {
         let shape = ConvolutionShape(inputHeight: 2, inputWidth: 3, inputChannels: 5, outputHeight: 2, outputWidth: 3, outputChannels: 9, kernelHeight: 1, kernelWidth: 1)
-        var random = SeededGenerator(seed: 7)
+        var random = SplitMix64(seed: 7)
         let input = random.floats(30), weights = random.floats(45)
         let expected = reference(shape, input, weights, [Float](repeating: 0, count: 9), ConvolutionEpilogue())
         var output = [Float](repeating: .nan, count: 54)
@@ -164,7 +164,7 @@ struct ConvolutionKernelTests {
 }
 
 /// The epilogue a test case names, with seeded slopes in [-1, 1].
-func makeEpilogue(_ kind: ConvolutionKernelTests.Epilogue, channels: Int, random: inout SeededGenerator) -> ConvolutionEpilogue {
+func makeEpilogue(_ kind: ConvolutionKernelTests.Epilogue, channels: Int, random: inout SplitMix64) -> ConvolutionEpilogue {
     switch kind {
     case .none: ConvolutionEpilogue()
     case .relu6: ConvolutionEpilogue(min: 0, max: 6)

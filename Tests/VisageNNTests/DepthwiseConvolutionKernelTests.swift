@@ -34,7 +34,7 @@ struct DepthwiseConvolutionKernelTests {
     @Test(arguments: cases, KernelISA.available)
     func matchesReference(_ testCase: Case, isa: KernelISA) {
         let shape = testCase.shape
-        var random = SeededGenerator(seed: fixedSeed(testCase.testDescription))
+        var random = SplitMix64(seed: fixedSeed(testCase.testDescription))
         let input = random.floats(shape.inputHeight * shape.inputWidth * shape.inputChannels)
         let weights = random.floats(shape.kernelHeight * shape.kernelWidth * shape.outputChannels)
         let bias = random.floats(shape.outputChannels)

@@ -31,7 +31,7 @@ struct ElementwiseKernelTests {
         for isa in KernelISA.available {
             for count in Self.counts {
                 for (min, max) in [(-Float.infinity, Float.infinity), (0, 6), (-0.25, 0.5)] {
-                    var random = SeededGenerator(seed: fixedSeed("\(op) \(count)"))
+                    var random = SplitMix64(seed: fixedSeed("\(op) \(count)"))
                     let a = random.floats(count, in: -2...2), b = random.floats(count, in: -2...2)
                     var expected = [Float](repeating: .nan, count: count)
                     let (fast, reference) = Self.kernels(op, isa: isa)
@@ -58,7 +58,7 @@ struct ElementwiseKernelTests {
     @Test(arguments: KernelISA.available)
     func clampMatchesReference(isa: KernelISA) {
         for count in Self.counts {
-            var random = SeededGenerator(seed: fixedSeed("clamp \(count)"))
+            var random = SplitMix64(seed: fixedSeed("clamp \(count)"))
             let x = random.floats(count, in: -8...8)
             var expected = [Float](repeating: .nan, count: count)
             ReferenceKernels.clamp(x, &expected, count: count, min: 0, max: 6)
@@ -75,7 +75,7 @@ struct ElementwiseKernelTests {
     @Test(arguments: KernelISA.available)
     func nanPassesThroughClamps(isa: KernelISA) {
         let count = 37
-        var random = SeededGenerator(seed: fixedSeed("nan \(count)"))
+        var random = SplitMix64(seed: fixedSeed("nan \(count)"))
         var a = random.floats(count, in: -2...2)
         for index in stride(from: 0, to: count, by: 3) { a[index] = .nan }
         let b = random.floats(count, in: -2...2)
@@ -115,7 +115,7 @@ struct ElementwiseKernelTests {
     @Test(arguments: KernelISA.available, [1, 3, 8, 13, 16, 17, 40])
     func preluMatchesReference(isa: KernelISA, channels: Int) {
         for pixels in [0, 1, 5] {
-            var random = SeededGenerator(seed: fixedSeed("prelu \(channels) \(pixels)"))
+            var random = SplitMix64(seed: fixedSeed("prelu \(channels) \(pixels)"))
             let count = channels * pixels
             let x = random.floats(count), slopes = random.floats(channels)
             var expected = [Float](repeating: .nan, count: count)
@@ -134,7 +134,7 @@ struct ElementwiseKernelTests {
     @Test(arguments: KernelISA.available)
     func logisticMatchesReference(isa: KernelISA) {
         for count in Self.counts {
-            var random = SeededGenerator(seed: fixedSeed("logistic \(count)"))
+            var random = SplitMix64(seed: fixedSeed("logistic \(count)"))
             let x = random.floats(count, in: -20...20)
             var expected = [Float](repeating: .nan, count: count)
             ReferenceKernels.logistic(x, &expected, count: count)

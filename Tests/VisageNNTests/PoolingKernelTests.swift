@@ -19,7 +19,7 @@ struct PoolingKernelTests {
 
     @Test(arguments: shapes, KernelISA.available)
     func matchesReference(shape: ConvolutionShape, isa: KernelISA) {
-        var random = SeededGenerator(seed: fixedSeed("maxpool \(shape.inputHeight) \(shape.inputWidth) \(shape.inputChannels)"))
+        var random = SplitMix64(seed: fixedSeed("maxpool \(shape.inputHeight) \(shape.inputWidth) \(shape.inputChannels)"))
         let input = random.floats(shape.inputHeight * shape.inputWidth * shape.inputChannels, in: -4...4)
         let count = shape.outputHeight * shape.outputWidth * shape.outputChannels
         for (min, max) in [(-Float.infinity, Float.infinity), (0, 6), (-1, 1)] {
@@ -38,7 +38,7 @@ struct PoolingKernelTests {
     @Test(arguments: KernelISA.available)
     func nanTapsArePassedOver(isa: KernelISA) {
         let shape = channelwiseShape(4, 4, channels: 19, output: (2, 2), kernel: 2, stride: 2)
-        var random = SeededGenerator(seed: fixedSeed("maxpool nan"))
+        var random = SplitMix64(seed: fixedSeed("maxpool nan"))
         var input = random.floats(4 * 4 * 19, in: -4...4)
         for index in stride(from: 0, to: input.count, by: 5) { input[index] = .nan }
         for channel in 0..<19 { input[(1 * 4 + 2) * 19 + channel] = .nan }  // the second window's third tap

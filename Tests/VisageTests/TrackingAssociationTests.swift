@@ -21,7 +21,7 @@ struct TrackingAssociationTests {
 
     @Test(arguments: [(1, 1), (3, 3), (4, 6), (6, 4), (5, 5), (2, 7)])
     func assignmentIsOptimal(rows: Int, columns: Int) {
-        var seeded = SplitMix(seed: UInt64(rows * 31 + columns))
+        var seeded = SplitMix64(seed: UInt64(rows * 31 + columns))
         for _ in 0..<20 {
             let cost = (0..<rows).map { _ in (0..<columns).map { _ in Double(seeded.next() % 1000) / 100 } }
             let assignment = OptimalAssignment.solve(cost)
@@ -75,18 +75,5 @@ struct TrackingAssociationTests {
         let both = associator.associate([CGRect(x: 300, y: 0, width: 50, height: 50), CGRect(x: 2, y: 0, width: 50, height: 50)], at: 0.033)
         #expect(both[1] == first[0])
         #expect(both[0] != first[0])
-    }
-}
-
-/// A small deterministic generator for test matrices.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
