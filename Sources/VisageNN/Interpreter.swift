@@ -79,6 +79,19 @@ public final class Interpreter {
         return totals.sorted { $0.value > $1.value }.map { ($0.key, $0.value) }
     }
 
+    /// Runs like ``invoke()`` and returns each operation's time in plan order, with its summary and
+    /// multiply-accumulates, so a benchmark can show which layers fall short of the kernels' peak.
+    package func invokeProfiledPerOperation() -> [(summary: String, multiplyAccumulates: Int, seconds: Double)] {
+        let pointers = UnsafePointer(self.pointers)
+        return model.plan.operations.map { operation in
+            let start = ContinuousClock.now
+            operation.run(pointers, threads: options.threads)
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            return (operation.summary, operation.multiplyAccumulates, seconds)
+        }
+    }
+
     /// Lets `body` read output `index` (row-major, `model.outputs[index].shape`) without copying.
     public func withOutput<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
         precondition(model.outputs.indices.contains(index), "output \(index) out of range: the model has \(model.outputs.count)")

@@ -33,6 +33,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Flag(help: "Also print the time per kind of operation (one profiled run per model, after the timed ones).")
     var profile = false
 
+    @Flag(help: "Also print every operation's time, multiply-accumulates and GMAC/s (median of 20 profiled runs).")
+    var layers = false
+
     @Option(help: "Instead of timing, load this many mutated models and report how they were rejected.")
     var fuzz: Int?
 
@@ -96,6 +99,17 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 let breakdown = totals.sorted { $0.value > $1.value }
                     .map { "\($0.key) \(String(format: "%.3f", $0.value * 1e3)) ms" }.joined(separator: ", ")
                 print("\(network.fileName): \(breakdown)")
+            }
+            if layers, !json {
+                let profiles = (0 ..< 21).map { _ in interpreter.invokeProfiledPerOperation() }
+                print("\(network.fileName), per operation (median of \(profiles.count) runs):")
+                for (index, operation) in profiles[0].enumerated() {
+                    let seconds = profiles.map { $0[index].seconds }.sorted()[profiles.count / 2]
+                    let rate = operation.multiplyAccumulates > 0
+                        ? String(format: "%8.1f GMAC/s", Double(operation.multiplyAccumulates) / seconds / 1e9) : ""
+                    print(String(format: "  %3d  %8.1f µs  %9.3f MMAC", index, seconds * 1e6, Double(operation.multiplyAccumulates) / 1e6)
+                        + rate + "  " + operation.summary)
+                }
             }
             let memory = model.memoryReport
             results.append(Result(

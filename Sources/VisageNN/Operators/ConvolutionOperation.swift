@@ -18,6 +18,12 @@ struct ConvolutionOperation: Operation {
 
     var reads: [Int] { [input] + (residual.map { [$0] } ?? []) }
     var writes: [Int] { [output] }
+    var multiplyAccumulates: Int { batch * kernel.shape.multiplyAccumulates }
+    var summary: String {
+        let s = kernel.shape
+        return "conv \(s.kernelHeight)×\(s.kernelWidth)/\(s.strideY) \(s.inputHeight)×\(s.inputWidth)×\(s.inputChannels)→\(s.outputChannels)"
+            + (batch > 1 ? " ×\(batch)" : "") + (residual != nil ? " +residual" : "")
+    }
 
     init(_ context: OperatorContext, fusion: ConvolutionFusion) throws(ModelError) {
         try context.expect(inputs: 2, outputs: 1)

@@ -9,6 +9,11 @@ struct DepthwiseConvolutionOperation: Operation {
 
     var reads: [Int] { [input] }
     var writes: [Int] { [output] }
+    var multiplyAccumulates: Int { batch * kernel.shape.multiplyAccumulates / kernel.shape.inputChannels }
+    var summary: String {
+        let s = kernel.shape
+        return "dw \(s.kernelHeight)×\(s.kernelWidth)/\(s.strideY) \(s.inputHeight)×\(s.inputWidth)×\(s.inputChannels)"
+    }
 
     init(_ context: OperatorContext, fusion: ConvolutionFusion) throws(ModelError) {
         try context.expect(inputs: 2, outputs: 1)

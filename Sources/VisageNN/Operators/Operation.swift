@@ -14,6 +14,15 @@ protocol Operation: Sendable {
     /// Tensors written.
     var writes: [Int] { get }
     func run(_ tensors: TensorPointers, threads: Int)
+    /// What a per-layer profile shows: the kind and the shapes that decide its cost.
+    var summary: String { get }
+    /// Multiply-accumulates per run, for throughput in profiles (0 where it means nothing).
+    var multiplyAccumulates: Int { get }
+}
+
+extension Operation {
+    var summary: String { String(describing: type(of: self)) }
+    var multiplyAccumulates: Int { 0 }
 }
 
 /// Splits `0..<rows` into up to `threads` contiguous ranges and runs `body` on each, in
