@@ -124,6 +124,53 @@ AVX2 void visage_f32_conv_ukernel__avx2_fma_6x8(
     conv_tile(6, 8, mr, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
 }
 
+/// One output pixel over every panel (`nc` channels, panels `w_stride` floats apart): a GEMV that
+/// streams the weights once. Four panels at a time share each input broadcast and keep eight
+/// independent FMA chains; the rest go one by one.
+AVX2_INLINE void gemv_panels(
+    const size_t NP, size_t n, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
+    size_t w_stride, float *c, const float *residual, size_t r_nc, float min, float max, const float *slopes) {
+    __m256 acc[8];
+    const float *wp[4];
+    UNROLL for (size_t j = 0; j < NP; j++) {
+        wp[j] = w + j * w_stride;
+        acc[2 * j] = _mm256_loadu_ps(wp[j]);
+        acc[2 * j + 1] = _mm256_loadu_ps(wp[j] + 8);
+        wp[j] += 16;
+    }
+    for (size_t t = 0; t < ks; t++) {
+        const float *x = a[t];
+        for (size_t k = 0; k < kc; k++) {
+            const __m256 xk = _mm256_broadcast_ss(x + k);
+            UNROLL for (size_t j = 0; j < NP; j++) {
+                acc[2 * j] = _mm256_fmadd_ps(xk, _mm256_loadu_ps(wp[j]), acc[2 * j]);
+                acc[2 * j + 1] = _mm256_fmadd_ps(xk, _mm256_loadu_ps(wp[j] + 8), acc[2 * j + 1]);
+                wp[j] += 16;
+            }
+        }
+    }
+    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
+    UNROLL for (size_t h = 0; h < 2 * NP; h++) {
+        const size_t first = n + 8 * h;
+        if (first >= nc) break;
+        const size_t valid = nc - first < 8 ? nc - first : 8;
+        __m256 v = acc[h];
+        if (residual != NULL && r_nc > first)
+            v = _mm256_add_ps(v, _mm256_maskload_ps(residual + first, lane_mask(r_nc - first < 8 ? r_nc - first : 8)));
+        store_n(c + first, epilogue(v, vmin, vmax, slopes == NULL ? NULL : slopes + first), valid);
+    }
+}
+
+AVX2 void visage_f32_gemv_ukernel__avx2_fma_4x16(
+    size_t nc, size_t kc, size_t ks, const float *const *a, const float *w, size_t w_stride,
+    float *c, const float *residual, size_t r_nc, float min, float max, const float *slopes) {
+    size_t n = 0;
+    for (; n + 48 < nc; n += 64, w += 4 * w_stride)
+        gemv_panels(4, n, nc, kc, ks, a, w, w_stride, c, residual, r_nc, min, max, slopes);
+    for (; n < nc; n += 16, w += w_stride)
+        gemv_panels(1, n, nc, kc, ks, a, w, w_stride, c, residual, r_nc, min, max, slopes);
+}
+
 /// Output pixels of one row, 16 channels per step; the tail of fewer than 16 channels reads
 /// the input through masks (never past the pixel) and the zero-padded weights in full.
 AVX2_INLINE void dwconv_row(

@@ -3,7 +3,7 @@
 // point at zeros) and runs the set's microkernel over every panel. When a tile's windows lie
 // inside the input rows, a kernel row's taps are consecutive memory and become one tap of
 // kernel_width × input_channels. A 1×1 convolution is the same with one tap: a plain
-// register-blocked GEMM.
+// register-blocked GEMM. A tile of one pixel (a 1×1 output, a row range's last pixel) is a GEMV.
 #include "kernels.h"
 
 #include <stdlib.h>
@@ -111,6 +111,15 @@ void visage_f32_conv_run(
             }
         }
         float *c = output + p * oc;
+        if (mr == 1) {
+            // One pixel: its taps to the front of `a` (entry t moves from t × MR), then a GEMV
+            // that reads each weight once instead of a tile computing MR copies.
+            for (size_t t = 1; t < taps; t++) a[t] = a[t * mr_max];
+            const float *r = residual != NULL ? residual + p * residual_channels : NULL;
+            set->gemv(oc, depth, taps, a, packed, stride, c, r, residual_channels, epilogue->min, epilogue->max,
+                      epilogue->slopes);
+            continue;
+        }
         for (size_t n = 0; n < oc; n += VISAGE_CONV_PANEL) {
             const size_t nc = oc - n < VISAGE_CONV_PANEL ? oc - n : VISAGE_CONV_PANEL;
             const float *slopes = epilogue->slopes != NULL ? epilogue->slopes + n : NULL;

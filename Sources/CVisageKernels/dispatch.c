@@ -3,6 +3,10 @@
 
 #include <string.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 int visage_cpu_has_avx2_fma(void) {
 #if defined(__x86_64__) || defined(__i386__)
     // Asked once; every thread that races here computes and stores the same answer.
@@ -19,11 +23,39 @@ int visage_cpu_has_avx2_fma(void) {
 #endif
 }
 
+int visage_cpu_has_avx512(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    static int cached = -1;
+    int known = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (known < 0) {
+        known = 0;
+        unsigned eax, ebx, ecx, edx;
+        // OSXSAVE (leaf 1, ECX bit 27) makes XGETBV usable; XCR0 must then enable the SSE, AVX,
+        // opmask and both zmm halves' state (bits 1, 2, 5, 6, 7), or the OS would not preserve
+        // the registers across context switches even though the CPU has them.
+        if (visage_cpu_has_avx2_fma() && __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 27))) {
+            unsigned xcr0_low, xcr0_high;
+            __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+            const unsigned saved = 0xE6;
+            if ((xcr0_low & saved) == saved && __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) {
+                const unsigned f = 1u << 16, vl = 1u << 31;  // AVX512F, AVX512VL
+                known = (ebx & (f | vl)) == (f | vl);
+            }
+        }
+        __atomic_store_n(&cached, known, __ATOMIC_RELAXED);
+    }
+    return known;
+#else
+    return 0;
+#endif
+}
+
 // The complete portable set; every other set overrides all of it but the cold sigmoid.
 static const visage_kernel_set portable_set = {
     .conv = visage_f32_conv_ukernel__portable_2x16,
     .conv_narrow = visage_f32_conv_ukernel__portable_2x16,
     .conv_mr = 2,
+    .gemv = visage_f32_gemv_ukernel__portable_1x16,
     .dwconv = visage_f32_dwconv_ukernel__portable_up16,
     .dwconv_9 = visage_f32_dwconv_ukernel__portable_9p16,
     .maxpool = visage_f32_maxpool_ukernel__portable_u16,
@@ -40,6 +72,7 @@ static const visage_kernel_set avx2_fma_set = {
     .conv = visage_f32_conv_ukernel__avx2_fma_6x16,
     .conv_narrow = visage_f32_conv_ukernel__avx2_fma_6x8,
     .conv_mr = 6,
+    .gemv = visage_f32_gemv_ukernel__avx2_fma_4x16,
     .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,
     .dwconv_9 = visage_f32_dwconv_ukernel__avx2_fma_9p16,
     .maxpool = visage_f32_maxpool_ukernel__avx2_fma_u16,
@@ -50,6 +83,23 @@ static const visage_kernel_set avx2_fma_set = {
     .vprelu = visage_f32_vprelu_ukernel__avx2_fma_u8,
     .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
 };
+
+// Depthwise convolution and max pooling are the AVX2 kernels until AVX-512 versions exist.
+static const visage_kernel_set avx512_set = {
+    .conv = visage_f32_conv_ukernel__avx512_12x16,
+    .conv_narrow = visage_f32_conv_ukernel__avx512_12x8,
+    .conv_mr = 12,
+    .gemv = visage_f32_gemv_ukernel__avx512_4x16,
+    .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,
+    .dwconv_9 = visage_f32_dwconv_ukernel__avx2_fma_9p16,
+    .maxpool = visage_f32_maxpool_ukernel__avx2_fma_u16,
+    .vadd = visage_f32_vadd_ukernel__avx512_u32,
+    .vmul = visage_f32_vmul_ukernel__avx512_u32,
+    .vsub = visage_f32_vsub_ukernel__avx512_u32,
+    .vclamp = visage_f32_vclamp_ukernel__avx512_u32,
+    .vprelu = visage_f32_vprelu_ukernel__avx512_u16,
+    .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
+};
 #endif
 
 #if defined(__aarch64__)
@@ -57,6 +107,7 @@ static const visage_kernel_set neon_set = {
     .conv = visage_f32_conv_ukernel__neon_6x16,
     .conv_narrow = visage_f32_conv_ukernel__neon_6x16,
     .conv_mr = 6,
+    .gemv = visage_f32_gemv_ukernel__portable_1x16,
     .dwconv = visage_f32_dwconv_ukernel__neon_up16,
     .dwconv_9 = visage_f32_dwconv_ukernel__neon_9p16,
     .maxpool = visage_f32_maxpool_ukernel__neon_u16,
@@ -75,6 +126,8 @@ int visage_isa_is_available(visage_isa isa) {
         return 1;
     case visage_isa_avx2_fma:
         return visage_cpu_has_avx2_fma();
+    case visage_isa_avx512:
+        return visage_cpu_has_avx512();
     case visage_isa_neon:
 #if defined(__aarch64__)
         return 1;  // Advanced SIMD is mandatory on AArch64.
@@ -90,6 +143,7 @@ const char *visage_isa_name(visage_isa isa) {
     case visage_isa_portable: return "portable";
     case visage_isa_avx2_fma: return "avx2_fma";
     case visage_isa_neon: return "neon";
+    case visage_isa_avx512: return "avx512";
     }
     return "unknown";
 }
@@ -102,6 +156,7 @@ visage_isa visage_isa_select(const char *request) {
             }
         }
     }
+    if (visage_isa_is_available(visage_isa_avx512)) return visage_isa_avx512;
     if (visage_isa_is_available(visage_isa_avx2_fma)) return visage_isa_avx2_fma;
     if (visage_isa_is_available(visage_isa_neon)) return visage_isa_neon;
     return visage_isa_portable;
@@ -112,6 +167,7 @@ const visage_kernel_set *visage_kernel_set_get(visage_isa isa) {
     switch (isa) {
 #if defined(__x86_64__) || defined(__i386__)
     case visage_isa_avx2_fma: return &avx2_fma_set;
+    case visage_isa_avx512: return &avx512_set;
 #endif
 #if defined(__aarch64__)
     case visage_isa_neon: return &neon_set;

@@ -19,6 +19,15 @@ typedef void (*visage_f32_conv_ukernel_fn)(
     float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
     float min, float max, const float *slopes);
 
+/// One output pixel, all `nc` channels: `a` holds the pixel's `ks` tap pointers (`kc` channels
+/// each), `w` the first packed panel, the next ones `w_stride` floats apart. `c` receives nc
+/// values; `residual` (NULL or the pixel's `r_nc` ≤ nc values, zero past them) is added before
+/// the clamp; `slopes` is NULL or the PReLU slopes of all panels. Streams the weights once,
+/// where the tile kernel would compute MR copies of the pixel.
+typedef void (*visage_f32_gemv_ukernel_fn)(
+    size_t nc, size_t kc, size_t ks, const float *const *a, const float *w, size_t w_stride,
+    float *c, const float *residual, size_t r_nc, float min, float max, const float *slopes);
+
 /// Depthwise convolution of `pixels` consecutive output pixels of one row. `input` holds the
 /// first pixel's `ks` tap pointers (each to `channels` values); each next pixel reads every tap
 /// `input_step` floats further on. Weights are packed in groups of 16 channels (16 biases, then
@@ -45,6 +54,7 @@ typedef struct visage_kernel_set {
     visage_f32_conv_ukernel_fn conv;
     visage_f32_conv_ukernel_fn conv_narrow;  // panels with at most 8 channels left; same MR
     size_t conv_mr;
+    visage_f32_gemv_ukernel_fn gemv;        // tiles of a single pixel
     visage_f32_dwconv_ukernel_fn dwconv;    // any number of taps
     visage_f32_dwconv_ukernel_fn dwconv_9;  // exactly 9 taps: the 3×3 fast path
     visage_f32_maxpool_ukernel_fn maxpool;
@@ -58,7 +68,7 @@ typedef struct visage_kernel_set {
 const visage_kernel_set *visage_kernel_set_get(visage_isa isa);
 
 /// The most pixels any conv microkernel computes at once (sizes the drivers' pointer arrays).
-#define VISAGE_CONV_MR_MAX 8
+#define VISAGE_CONV_MR_MAX 12
 
 // The kernel list, by instruction set.
 #define VISAGE_DECLARE_SET(isa, conv_tile)                                                    \
@@ -80,13 +90,35 @@ const visage_kernel_set *visage_kernel_set_get(visage_isa isa);
     void visage_f32_vprelu_ukernel__##isa##_u8(size_t, size_t, const float *, const float *, float *);
 
 VISAGE_DECLARE_SET(portable, 2x16)
+// The NEON set uses this GEMV too.
+void visage_f32_gemv_ukernel__portable_1x16(
+    size_t, size_t, size_t, const float *const *, const float *, size_t, float *, const float *, size_t, float,
+    float, const float *);
 // Cold in every bundled model (a few outputs), so portable only.
 void visage_f32_vsigmoid_ukernel__portable_u1(size_t, const float *, float *);
 #if defined(__x86_64__) || defined(__i386__)
 VISAGE_DECLARE_SET(avx2_fma, 6x16)
+void visage_f32_gemv_ukernel__avx2_fma_4x16(
+    size_t, size_t, size_t, const float *const *, const float *, size_t, float *, const float *, size_t, float,
+    float, const float *);
 void visage_f32_conv_ukernel__avx2_fma_6x8(
     size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,
     size_t, float, float, const float *);
+// AVX-512: its own convolution and elementwise kernels; depthwise and pooling come from AVX2.
+void visage_f32_conv_ukernel__avx512_12x16(
+    size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,
+    size_t, float, float, const float *);
+void visage_f32_conv_ukernel__avx512_12x8(
+    size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,
+    size_t, float, float, const float *);
+void visage_f32_gemv_ukernel__avx512_4x16(
+    size_t, size_t, size_t, const float *const *, const float *, size_t, float *, const float *, size_t, float,
+    float, const float *);
+void visage_f32_vadd_ukernel__avx512_u32(size_t, const float *, const float *, float *, float, float);
+void visage_f32_vmul_ukernel__avx512_u32(size_t, const float *, const float *, float *, float, float);
+void visage_f32_vsub_ukernel__avx512_u32(size_t, const float *, const float *, float *, float, float);
+void visage_f32_vclamp_ukernel__avx512_u32(size_t, const float *, float *, float, float);
+void visage_f32_vprelu_ukernel__avx512_u16(size_t, size_t, const float *, const float *, float *);
 #endif
 #if defined(__aarch64__)
 VISAGE_DECLARE_SET(neon, 6x16)

@@ -43,6 +43,26 @@ void visage_f32_conv_ukernel__portable_2x16(
     }
 }
 
+void visage_f32_gemv_ukernel__portable_1x16(
+    size_t nc, size_t kc, size_t ks, const float *const *a, const float *w, size_t w_stride,
+    float *c, const float *residual, size_t r_nc, float min, float max, const float *slopes) {
+    for (size_t n = 0; n < nc; n += 16, w += w_stride) {
+        float acc[16];
+        for (size_t j = 0; j < 16; j++) acc[j] = w[j];
+        const float *wk = w + 16;
+        for (size_t t = 0; t < ks; t++) {
+            const float *x = a[t];
+            for (size_t k = 0; k < kc; k++, wk += 16)
+                for (size_t j = 0; j < 16; j++) acc[j] += x[k] * wk[j];
+        }
+        for (size_t j = 0; j < 16 && n + j < nc; j++) {
+            float v = clampf(residual != NULL && n + j < r_nc ? acc[j] + residual[n + j] : acc[j], min, max);
+            if (slopes != NULL && v < 0) v *= slopes[n + j];
+            c[n + j] = v;
+        }
+    }
+}
+
 void visage_f32_dwconv_ukernel__portable_up16(
     size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
     const float *w, float *output, float min, float max, const float *slopes) {

@@ -20,7 +20,7 @@ struct KernelBenchmarkCommand: ParsableCommand {
     @Option(help: "Timed runs per layer (1...10000).")
     var runs = 50
 
-    @Option(help: "Kernel set to time: portable, avx2_fma or neon. Default: every set this CPU runs.")
+    @Option(help: "Kernel set to time: portable, avx2_fma, avx512 or neon. Default: every set this CPU runs.")
     var kernels: String?
 
     func validate() throws {

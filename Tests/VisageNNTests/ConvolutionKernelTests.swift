@@ -15,7 +15,7 @@ struct ConvolutionKernelTests {
 
     enum Epilogue: String, Sendable { case none, relu6, prelu, clampAndPrelu }
 
-    /// Channel counts below, at and above the 16-channel panel and the 2- and 6-pixel tiles,
+    /// Channel counts below, at and above the 16-channel panel and the 2-, 6- and 12-pixel tiles,
     /// odd sizes, strides 1 and 2, and paddings (including windows wholly in the padding).
     static let cases: [Case] = [
         // 1×1: the GEMM path.
@@ -38,6 +38,12 @@ struct ConvolutionKernelTests {
         Case(shape: .init(inputHeight: 4, inputWidth: 16, inputChannels: 9, outputHeight: 2, outputWidth: 8, outputChannels: 9, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2)),
         Case(shape: .init(inputHeight: 3, inputWidth: 4, inputChannels: 2, outputHeight: 5, outputWidth: 6, outputChannels: 5, kernelHeight: 3, kernelWidth: 3, padTop: 3, padLeft: 1)),
         Case(shape: .init(inputHeight: 5, inputWidth: 5, inputChannels: 6, outputHeight: 3, outputWidth: 2, outputChannels: 18, kernelHeight: 3, kernelWidth: 1, strideY: 2, strideX: 3, padLeft: 1)),
+        // Around the 12-pixel AVX-512 tile: tails of 1 and 11 pixels, panels ending with 8 or 5 channels.
+        Case(shape: .init(inputHeight: 5, inputWidth: 5, inputChannels: 24, outputHeight: 5, outputWidth: 5, outputChannels: 40, kernelHeight: 1, kernelWidth: 1), epilogue: .prelu),
+        Case(shape: .init(inputHeight: 13, inputWidth: 11, inputChannels: 8, outputHeight: 13, outputWidth: 11, outputChannels: 21, kernelHeight: 3, kernelWidth: 3, padTop: 1, padLeft: 1), epilogue: .clampAndPrelu),
+        Case(shape: .init(inputHeight: 17, inputWidth: 17, inputChannels: 3, outputHeight: 9, outputWidth: 9, outputChannels: 24, kernelHeight: 5, kernelWidth: 5, strideY: 2, strideX: 2, padTop: 2, padLeft: 2), epilogue: .relu6),
+        // One output pixel: mesh's 2×2 head.
+        Case(shape: .init(inputHeight: 2, inputWidth: 2, inputChannels: 20, outputHeight: 1, outputWidth: 1, outputChannels: 37, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2), epilogue: .prelu),
     ]
 
     @Test(arguments: cases, KernelISA.available)
@@ -79,7 +85,7 @@ struct ConvolutionKernelTests {
 
     /// A fused residual ADD: added after the bias, before clamp and PReLU, also in place and
     /// with fewer channels than the output (a fused channel PAD: the rest add zero).
-    @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12]], Residual.allCases)
+    @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12], cases[17], cases[18], cases[20]], Residual.allCases)
     func residualMatchesReference(_ testCase: Case, residual placement: Residual) {
         let shape = testCase.shape
         var random = SplitMix64(seed: fixedSeed("residual " + testCase.testDescription))

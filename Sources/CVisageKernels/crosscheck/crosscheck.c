@@ -17,7 +17,7 @@ static int compare(const char *what, const float *a, const float *b, size_t n, f
 }
 
 int main(void) {
-    visage_isa isa = visage_isa_select(NULL);
+    visage_isa isa = visage_isa_select(getenv("VISAGE_KERNELS"));
     printf("selected %s\n", visage_isa_name(isa));
     int failures = 0, checks = 0;
     for (int trial = 0; trial < 300; trial++) {

@@ -17,18 +17,23 @@ typedef enum visage_isa {
     visage_isa_portable = 0,
     visage_isa_avx2_fma = 1,
     visage_isa_neon = 2,
+    visage_isa_avx512 = 3,
 } visage_isa;
 
 /// Number of `visage_isa` values, for iterating the kernel list.
-#define VISAGE_ISA_COUNT 3
+#define VISAGE_ISA_COUNT 4
 
 /// 1 when this CPU runs AVX2 and FMA code, else 0.
 int visage_cpu_has_avx2_fma(void);
 
+/// 1 when this CPU runs AVX-512F and VL code (and AVX2, FMA) and the OS saves the zmm and mask
+/// registers, else 0.
+int visage_cpu_has_avx512(void);
+
 /// 1 when this machine can run the kernels of `isa`.
 int visage_isa_is_available(visage_isa isa);
 
-/// A short lower-case name: "portable", "avx2_fma", "neon".
+/// A short lower-case name: "portable", "avx2_fma", "neon", "avx512".
 const char *visage_isa_name(visage_isa isa);
 
 /// The set to use: the best available one, unless `request` (the VISAGE_KERNELS environment

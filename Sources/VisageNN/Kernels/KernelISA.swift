@@ -12,13 +12,16 @@ package enum KernelISA: String, CaseIterable, Sendable {
     case portable
     /// x86-64 with AVX2 and FMA, checked at run time.
     case avx2FMA = "avx2_fma"
+    /// x86-64 with AVX-512F and VL (and AVX2, FMA), with the OS saving the zmm state; checked at
+    /// run time. Preferred over `avx2FMA`; `VISAGE_KERNELS=avx2_fma` still forces AVX2.
+    case avx512
     /// AArch64 Advanced SIMD.
     case neon
 
     /// The set every packed kernel uses unless told otherwise.
     package static let selected = select(request: ProcessInfo.processInfo.environment["VISAGE_KERNELS"])
 
-    /// The sets this machine can run, portable first.
+    /// The sets this machine can run, portable first and the preferred one last.
     package static var available: [KernelISA] { allCases.filter(\.isAvailable) }
 
     /// The best available set, or the one `request` names when it is available.
@@ -33,6 +36,7 @@ package enum KernelISA: String, CaseIterable, Sendable {
         switch self {
         case .portable: visage_isa_portable
         case .avx2FMA: visage_isa_avx2_fma
+        case .avx512: visage_isa_avx512
         case .neon: visage_isa_neon
         }
     }
@@ -40,6 +44,7 @@ package enum KernelISA: String, CaseIterable, Sendable {
     private init(_ isa: visage_isa) {
         switch isa {
         case visage_isa_avx2_fma: self = .avx2FMA
+        case visage_isa_avx512: self = .avx512
         case visage_isa_neon: self = .neon
         default: self = .portable
         }
