@@ -1,7 +1,8 @@
 /// CONV_2D over NHWC float32: packed weights, padding and activation fused, output rows split over threads.
 ///
-/// A fused residual ADD (and the PRELU or clamp after it) is applied band by band right after the
-/// kernel writes the band, while it is still in cache, instead of as two more passes over memory.
+/// A fused residual ADD (and the PRELU or clamp after it) happens in the kernel's registers before
+/// the single store: the planner fuses an ADD only after a convolution without an activation of
+/// its own, so the ADD's activation is the kernel's whole epilogue.
 struct ConvolutionOperation: Operation {
     let kernel: PackedConvolution
     let input: Int
@@ -12,9 +13,6 @@ struct ConvolutionOperation: Operation {
     let residual: Int?
     /// Channels of the residual: the output's, or fewer when it is zero-padded to the output's.
     let residualChannels: Int
-    let residualEpilogue: ConvolutionEpilogue
-    /// Output rows per band when a residual is fused (about 32 KiB of output).
-    let bandRows: Int
 
     var reads: [Int] { [input] + (residual.map { [$0] } ?? []) }
     var writes: [Int] { [output] }
@@ -67,6 +65,10 @@ struct ConvolutionOperation: Operation {
         if let slopes = fusion.residualEpilogue.preluSlopes, slopes.count != weightShape[0] {
             throw context.invalid("PReLU slopes have \(slopes.count) values for \(weightShape[0]) output channels")
         }
+        // The kernel applies one epilogue, after the residual: an activation before the ADD would need a second.
+        guard fusion.residual == nil || fusion.epilogue == ConvolutionEpilogue() else {
+            throw context.unsupported("an activation between the convolution and its fused residual ADD")
+        }
         let shape = ConvolutionShape(
             inputHeight: inputShape[1], inputWidth: inputShape[2], inputChannels: inputShape[3],
             outputHeight: height, outputWidth: width, outputChannels: weightShape[0],
@@ -74,7 +76,9 @@ struct ConvolutionOperation: Operation {
             strideY: options.strideY, strideX: options.strideX, padTop: top, padLeft: left)
         kernel = weights.withUnsafeBufferPointer { weights in
             bias.withUnsafeBufferPointer { bias in
-                PackedConvolution(shape: shape, weightsOHWI: weights, bias: bias, epilogue: fusion.epilogue)
+                PackedConvolution(
+                    shape: shape, weightsOHWI: weights, bias: bias,
+                    epilogue: fusion.residual == nil ? fusion.epilogue : fusion.residualEpilogue)
             }
         }
         input = fusion.input
@@ -84,54 +88,17 @@ struct ConvolutionOperation: Operation {
         outputBatchStride = height * width * weightShape[0]
         residual = fusion.residual
         self.residualChannels = residualChannels
-        residualEpilogue = fusion.residualEpilogue
-        bandRows = max(1, 8192 / (width * weightShape[0]))
     }
 
     func run(_ tensors: TensorPointers, threads: Int) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
-        guard let residual else {
-            for image in 0 ..< batch {
-                forEachRowRange(kernel.shape.outputHeight, threads: threads, work: kernel.shape.multiplyAccumulates) { rows in
-                    kernel.run(input: x + image * inputBatchStride, output: y + image * outputBatchStride, outputRows: rows)
-                }
-            }
-            return
-        }
-        let r = UnsafePointer(tensors[residual])
-        let channels = kernel.shape.outputChannels, residualChannels = residualChannels
-        let rowLength = kernel.shape.outputWidth * channels
-        let epilogue = residualEpilogue
-        let clamps = epilogue.min > -.infinity || epilogue.max < .infinity
+        let r = residual.map { UnsafePointer(tensors[$0]) }
+        let residualBatchStride = outputBatchStride / kernel.shape.outputChannels * residualChannels
         for image in 0 ..< batch {
-            let from = x + image * inputBatchStride, to = y + image * outputBatchStride
-            let add = r + image * (outputBatchStride / channels) * residualChannels
             forEachRowRange(kernel.shape.outputHeight, threads: threads, work: kernel.shape.multiplyAccumulates) { rows in
-                var start = rows.lowerBound
-                while start < rows.upperBound {
-                    let end = min(start + bandRows, rows.upperBound)
-                    kernel.run(input: from, output: to, outputRows: start ..< end)
-                    let offset = start * rowLength, count = (end - start) * rowLength
-                    if residualChannels == channels {
-                        Elementwise.add(to + offset, add + offset, to + offset, count: count, min: epilogue.min, max: epilogue.max)
-                    } else {
-                        // The residual's missing channels are the zeros of a folded PAD: add the rest per pixel.
-                        let first = offset / channels
-                        for pixel in first ..< first + count / channels {
-                            Elementwise.add(
-                                to + pixel * channels, add + pixel * residualChannels, to + pixel * channels, count: residualChannels)
-                        }
-                        if clamps {
-                            Elementwise.clamp(to + offset, to + offset, count: count, min: epilogue.min, max: epilogue.max)
-                        }
-                    }
-                    if let slopes = epilogue.preluSlopes {
-                        slopes.withUnsafeBufferPointer { slopes in
-                            Elementwise.prelu(to + offset, slopes: slopes.baseAddress!, channels: slopes.count, to + offset, count: count)
-                        }
-                    }
-                    start = end
-                }
+                kernel.run(
+                    input: x + image * inputBatchStride, residual: r.map { $0 + image * residualBatchStride },
+                    residualChannels: residualChannels, output: y + image * outputBatchStride, outputRows: rows)
             }
         }
     }
