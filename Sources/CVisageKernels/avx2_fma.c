@@ -221,53 +221,110 @@ AVX2 void visage_f32_dwconv_ukernel__avx2_fma_up16(
     dwconv_row(pixels, channels, ks, input, input_step, w, output, min, max, slopes);
 }
 
-/// 3×3 depthwise: 8 channels at a time across the whole row segment, so the 9 tap weights and
-/// the bias stay in registers and each output vector costs 9 loads and 9 FMAs.
-AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
-    size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
-    const float *w, float *output, float min, float max, const float *slopes) {
-    (void)ks;
-    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
-    const float *i0 = input[0], *i1 = input[1], *i2 = input[2], *i3 = input[3], *i4 = input[4];
-    const float *i5 = input[5], *i6 = input[6], *i7 = input[7], *i8 = input[8];
-    for (size_t c = 0; c < channels; c += 8) {
-        const size_t n = channels - c < 8 ? channels - c : 8;
-        const __m256i mask = lane_mask(n);
-        const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;  // this half of its 16-channel group
-        const __m256 bias = _mm256_loadu_ps(wc);
-        const __m256 k0 = _mm256_loadu_ps(wc + 16), k1 = _mm256_loadu_ps(wc + 32), k2 = _mm256_loadu_ps(wc + 48);
-        const __m256 k3 = _mm256_loadu_ps(wc + 64), k4 = _mm256_loadu_ps(wc + 80), k5 = _mm256_loadu_ps(wc + 96);
-        const __m256 k6 = _mm256_loadu_ps(wc + 112), k7 = _mm256_loadu_ps(wc + 128), k8 = _mm256_loadu_ps(wc + 144);
-        const float *sc = slopes == NULL ? NULL : slopes + c;
-        float *out = output + c;
-        if (n == 8) {
-            for (size_t p = 0, o = c; p < pixels; p++, o += input_step, out += channels) {
-                __m256 acc = _mm256_fmadd_ps(_mm256_loadu_ps(i0 + o), k0, bias);
-                acc = _mm256_fmadd_ps(_mm256_loadu_ps(i1 + o), k1, acc);
-                acc = _mm256_fmadd_ps(_mm256_loadu_ps(i2 + o), k2, acc);
-                acc = _mm256_fmadd_ps(_mm256_loadu_ps(i3 + o), k3, acc);
-                acc = _mm256_fmadd_ps(_mm256_loadu_ps(i4 + o), k4, acc);
-                acc = _mm256_fmadd_ps(_mm256_loadu_ps(i5 + o), k5, acc);
-                acc = _mm256_fmadd_ps(_mm256_loadu_ps(i6 + o), k6, acc);
-                acc = _mm256_fmadd_ps(_mm256_loadu_ps(i7 + o), k7, acc);
-                acc = _mm256_fmadd_ps(_mm256_loadu_ps(i8 + o), k8, acc);
-                _mm256_storeu_ps(out, epilogue(acc, vmin, vmax, sc));
-            }
-        } else {
-            for (size_t p = 0, o = c; p < pixels; p++, o += input_step, out += channels) {
-                __m256 acc = _mm256_fmadd_ps(_mm256_maskload_ps(i0 + o, mask), k0, bias);
-                acc = _mm256_fmadd_ps(_mm256_maskload_ps(i1 + o, mask), k1, acc);
-                acc = _mm256_fmadd_ps(_mm256_maskload_ps(i2 + o, mask), k2, acc);
-                acc = _mm256_fmadd_ps(_mm256_maskload_ps(i3 + o, mask), k3, acc);
-                acc = _mm256_fmadd_ps(_mm256_maskload_ps(i4 + o, mask), k4, acc);
-                acc = _mm256_fmadd_ps(_mm256_maskload_ps(i5 + o, mask), k5, acc);
-                acc = _mm256_fmadd_ps(_mm256_maskload_ps(i6 + o, mask), k6, acc);
-                acc = _mm256_fmadd_ps(_mm256_maskload_ps(i7 + o, mask), k7, acc);
-                acc = _mm256_fmadd_ps(_mm256_maskload_ps(i8 + o, mask), k8, acc);
-                store_n(out, epilogue(acc, vmin, vmax, sc), n);
+/// Depthwise epilogue: the clamp only when the layer has one (the common linear layers skip two
+/// instructions per vector), then PReLU as in `epilogue`.
+AVX2_INLINE __m256 dw_epilogue(__m256 v, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
+    if (clamp) v = _mm256_min_ps(vmax, _mm256_max_ps(vmin, v));
+    if (slopes != NULL) v = _mm256_blendv_ps(v, _mm256_mul_ps(v, _mm256_loadu_ps(slopes)), v);
+    return v;
+}
+
+/// P output pixels × 8 channels of a 3×3 depthwise row, every tap inside the input. `rows` point
+/// at the first pixel's left input column; pixel i reads columns i × S + kx. Each column is
+/// loaded once and multiplied into every output that covers it (S = 1, P = 4: 6 loads per row
+/// instead of 12). The sum runs bias, then taps in order, as the reference. MASKED: the first
+/// n channels only (n < 8).
+AVX2_INLINE void dw3x3_tile(
+    const size_t P, const size_t S, const int MASKED, const float *const *rows, size_t channels,
+    const float *wc, float *out, __m256i mask, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
+    __m256 acc[4];
+    const __m256 bias = _mm256_loadu_ps(wc);
+    UNROLL for (size_t i = 0; i < P; i++) acc[i] = bias;
+    UNROLL for (size_t ky = 0; ky < 3; ky++) {
+        const float *wk = wc + 16 + 48 * ky;
+        const __m256 k0 = _mm256_loadu_ps(wk), k1 = _mm256_loadu_ps(wk + 16), k2 = _mm256_loadu_ps(wk + 32);
+        UNROLL for (size_t j = 0; j < (P - 1) * S + 3; j++) {
+            const float *x = rows[ky] + j * channels;
+            const __m256 v = MASKED ? _mm256_maskload_ps(x, mask) : _mm256_loadu_ps(x);
+            UNROLL for (size_t i = 0; i < P; i++) {
+                if (j == i * S) acc[i] = _mm256_fmadd_ps(v, k0, acc[i]);
+                if (j == i * S + 1) acc[i] = _mm256_fmadd_ps(v, k1, acc[i]);
+                if (j == i * S + 2) acc[i] = _mm256_fmadd_ps(v, k2, acc[i]);
             }
         }
     }
+    UNROLL for (size_t i = 0; i < P; i++) {
+        const __m256 v = dw_epilogue(acc[i], clamp, vmin, vmax, slopes);
+        if (MASKED) store_n(out + i * channels, v, n);
+        else _mm256_storeu_ps(out + i * channels, v);
+    }
+}
+
+/// P interior output pixels, all channels; `x` is the first pixel's left input column.
+AVX2_INLINE void dw3x3_pixels(
+    const size_t P, const size_t S, const float *const *rows, size_t x, size_t channels, const float *w,
+    float *out, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
+    const float *r[3] = {rows[0] + x * channels, rows[1] + x * channels, rows[2] + x * channels};
+    size_t c = 0;
+    for (; c + 8 <= channels; c += 8) {
+        const float *rc[3] = {r[0] + c, r[1] + c, r[2] + c};
+        const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;  // this half of its 16-channel group
+        dw3x3_tile(P, S, 0, rc, channels, wc, out + c, lane_mask(8), 8, clamp, vmin, vmax, slopes == NULL ? NULL : slopes + c);
+    }
+    if (c < channels) {
+        const float *rc[3] = {r[0] + c, r[1] + c, r[2] + c};
+        const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;
+        dw3x3_tile(P, S, 1, rc, channels, wc, out + c, lane_mask(channels - c), channels - c, clamp, vmin, vmax,
+                   slopes == NULL ? NULL : slopes + c);
+    }
+}
+
+/// One output pixel whose window leaves the row: taps on columns outside it are skipped.
+static AVX2 void dw3x3_edge_pixel(
+    size_t p, size_t channels, const float *const *rows, size_t input_width, size_t stride, size_t pad_left,
+    const float *w, float *out, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
+    size_t columns[3];
+    for (size_t kx = 0; kx < 3; kx++) columns[kx] = p * stride + kx - pad_left;  // wraps left of the row
+    for (size_t c = 0; c < channels; c += 8) {
+        const size_t n = channels - c < 8 ? channels - c : 8;
+        const __m256i mask = lane_mask(n);
+        const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;
+        __m256 acc = _mm256_loadu_ps(wc);
+        for (size_t t = 0; t < 9; t++) {
+            const size_t ix = columns[t % 3];
+            if (ix < input_width)
+                acc = _mm256_fmadd_ps(_mm256_maskload_ps(rows[t / 3] + ix * channels + c, mask), _mm256_loadu_ps(wc + 16 + 16 * t), acc);
+        }
+        store_n(out + c, dw_epilogue(acc, clamp, vmin, vmax, slopes == NULL ? NULL : slopes + c), n);
+    }
+}
+
+/// 3×3 depthwise row: the pixels whose window leaves the row one by one, the rest four at a time
+/// (then singly) with stride 1 and 2 unrolled.
+AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
+    size_t pixels, size_t channels, const float *const *rows, size_t input_width, size_t stride,
+    size_t pad_left, const float *w, float *output, float min, float max, const float *slopes) {
+    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
+    const int clamp = min > -INFINITY || max < INFINITY;
+    // Interior pixels [first, last): all three columns inside the row.
+    size_t last = input_width + pad_left >= 3 ? (input_width + pad_left - 3) / stride + 1 : 0;
+    if (last > pixels) last = pixels;
+    size_t first = (pad_left + stride - 1) / stride;
+    if (first > last) first = last;
+    for (size_t p = 0; p < first; p++)
+        dw3x3_edge_pixel(p, channels, rows, input_width, stride, pad_left, w, output + p * channels, clamp, vmin, vmax, slopes);
+    for (size_t p = last; p < pixels; p++)
+        dw3x3_edge_pixel(p, channels, rows, input_width, stride, pad_left, w, output + p * channels, clamp, vmin, vmax, slopes);
+    size_t p = first;
+    if (stride == 1) {
+        for (; p + 4 <= last; p += 4)
+            dw3x3_pixels(4, 1, rows, p - pad_left, channels, w, output + p * channels, clamp, vmin, vmax, slopes);
+    } else if (stride == 2) {
+        for (; p + 4 <= last; p += 4)
+            dw3x3_pixels(4, 2, rows, 2 * p - pad_left, channels, w, output + p * channels, clamp, vmin, vmax, slopes);
+    }
+    for (; p < last; p++)
+        dw3x3_pixels(1, 1, rows, p * stride - pad_left, channels, w, output + p * channels, clamp, vmin, vmax, slopes);
 }
 
 AVX2 void visage_f32_maxpool_ukernel__avx2_fma_u16(

@@ -1,6 +1,8 @@
-// Depthwise convolution (multiplier 1): per output pixel, one input pointer per tap (padding
-// taps point at a zero pixel) and the set's microkernel over all channels; 3×3 kernels take
-// the unrolled 9-tap microkernel.
+// Depthwise convolution (multiplier 1). 3×3 kernels: one microkernel call per output row with
+// its three input rows (padding rows read the zero row); the microkernel handles padding
+// columns and reuses each loaded input column across neighbouring outputs. Other sizes: per
+// output pixel, one input pointer per tap (padding taps point at a zero pixel) and the set's
+// general microkernel over all channels.
 #include "kernels.h"
 
 #include <stdlib.h>
@@ -38,7 +40,19 @@ void visage_f32_dwconv_run(
     const size_t kh = g->kernel_height, kw = g->kernel_width, ks = kh * kw;
     const size_t channels = g->output_channels, ow = g->output_width, iw = g->input_width;
     const size_t sx = g->stride_x, pl = g->pad_left;
-    const visage_f32_dwconv_ukernel_fn ukernel = ks == 9 ? set->dwconv_9 : set->dwconv;
+    if (kh == 3 && kw == 3) {
+        for (size_t oy = row_begin; oy < row_end; oy++) {
+            const float *rows[3];
+            for (size_t ky = 0; ky < 3; ky++) {
+                const size_t iy = oy * g->stride_y + ky - g->pad_top;  // wraps when above the input
+                rows[ky] = iy < g->input_height ? input + iy * iw * channels : zeros;
+            }
+            set->dwconv_9(ow, channels, rows, iw, sx, pl, packed, output + oy * ow * channels,
+                          epilogue->min, epilogue->max, epilogue->slopes);
+        }
+        return;
+    }
+    const visage_f32_dwconv_ukernel_fn ukernel = set->dwconv;
 
     // Interior columns [inner_begin, inner_end): every tap inside the row, so one microkernel
     // call walks them with a fixed step. Rows outside the input read the zero row instead.

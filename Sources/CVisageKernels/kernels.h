@@ -36,6 +36,14 @@ typedef void (*visage_f32_dwconv_ukernel_fn)(
     size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
     const float *w, float *output, float min, float max, const float *slopes);
 
+/// 3×3 depthwise convolution of one output row of `pixels` pixels. `rows` holds the three input
+/// rows of `input_width` pixels × `channels` values (a zero row stands in for a padding row);
+/// pixel p's taps read columns p × stride + kx − pad_left (kx = 0, 1, 2), and columns outside the
+/// row read as zero. Weights are packed as for `visage_f32_dwconv_ukernel_fn` (ks = 9).
+typedef void (*visage_f32_dwconv3x3_ukernel_fn)(
+    size_t pixels, size_t channels, const float *const *rows, size_t input_width, size_t stride,
+    size_t pad_left, const float *w, float *output, float min, float max, const float *slopes);
+
 /// Max pooling of one output pixel: the largest of `ks` (≥ 1) input pixels of `channels`
 /// values each, NaN passed over (-infinity when every tap is NaN), clamped.
 typedef void (*visage_f32_maxpool_ukernel_fn)(
@@ -56,7 +64,7 @@ typedef struct visage_kernel_set {
     size_t conv_mr;
     visage_f32_gemv_ukernel_fn gemv;        // tiles of a single pixel
     visage_f32_dwconv_ukernel_fn dwconv;    // any number of taps
-    visage_f32_dwconv_ukernel_fn dwconv_9;  // exactly 9 taps: the 3×3 fast path
+    visage_f32_dwconv3x3_ukernel_fn dwconv_9;  // 3×3 kernels: a row at a time
     visage_f32_maxpool_ukernel_fn maxpool;
     visage_f32_vbinary_ukernel_fn vadd, vmul, vsub;
     visage_f32_vclamp_ukernel_fn vclamp;
@@ -79,8 +87,8 @@ const visage_kernel_set *visage_kernel_set_get(visage_isa isa);
         size_t, size_t, size_t, const float *const *, size_t, const float *, float *, float, float, \
         const float *);                                                                       \
     void visage_f32_dwconv_ukernel__##isa##_9p16(                                             \
-        size_t, size_t, size_t, const float *const *, size_t, const float *, float *, float, float, \
-        const float *);                                                                       \
+        size_t, size_t, const float *const *, size_t, size_t, size_t, const float *, float *, float, \
+        float, const float *);                                                                \
     void visage_f32_maxpool_ukernel__##isa##_u16(                                             \
         size_t, size_t, const float *const *, float *, float, float);                          \
     void visage_f32_vadd_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \

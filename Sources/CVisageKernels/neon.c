@@ -112,12 +112,11 @@ void visage_f32_dwconv_ukernel__neon_up16(
     dwconv_row(pixels, channels, ks, input, input_step, w, output, min, max, slopes);
 }
 
-/// 3×3 depthwise: 8 channels at a time across the whole row segment, so the 9 tap weights and
-/// the bias stay in registers (20 of the 32).
+/// 3×3 depthwise row: 8 channels at a time across the whole row, so the 9 tap weights and the
+/// bias stay in registers (20 of the 32); taps on columns outside the row are skipped.
 void visage_f32_dwconv_ukernel__neon_9p16(
-    size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
-    const float *w, float *output, float min, float max, const float *slopes) {
-    (void)ks;
+    size_t pixels, size_t channels, const float *const *rows, size_t input_width, size_t stride,
+    size_t pad_left, const float *w, float *output, float min, float max, const float *slopes) {
     const float32x4_t vmin = vdupq_n_f32(min), vmax = vdupq_n_f32(max);
     for (size_t c = 0; c < channels; c += 8) {
         const size_t n = channels - c < 8 ? channels - c : 8;
@@ -130,10 +129,12 @@ void visage_f32_dwconv_ukernel__neon_9p16(
         const float32x4_t bias0 = vld1q_f32(wc), bias1 = vld1q_f32(wc + 4);
         const float *sc = slopes == NULL ? NULL : slopes + c;
         float *out = output + c;
-        for (size_t p = 0, o = c; p < pixels; p++, o += input_step, out += channels) {
+        for (size_t p = 0; p < pixels; p++, out += channels) {
             float32x4_t acc0 = bias0, acc1 = bias1;
             for (size_t t = 0; t < 9; t++) {
-                const float *x = input[t] + o;
+                const size_t ix = p * stride + t % 3 - pad_left;  // wraps left of the row
+                if (ix >= input_width) continue;
+                const float *x = rows[t / 3] + ix * channels + c;
                 const float32x4_t x0 = n == 8 ? vld1q_f32(x) : load_n(x, n);
                 const float32x4_t x1 = n == 8 ? vld1q_f32(x + 4) : load_n(x + 4, n > 4 ? n - 4 : 0);
                 acc0 = vfmaq_f32(acc0, x0, k[t][0]);

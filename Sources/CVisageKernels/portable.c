@@ -87,10 +87,30 @@ void visage_f32_dwconv_ukernel__portable_up16(
 }
 
 void visage_f32_dwconv_ukernel__portable_9p16(
-    size_t pixels, size_t channels, size_t ks, const float *const *input, size_t input_step,
-    const float *w, float *output, float min, float max, const float *slopes) {
-    (void)ks;
-    visage_f32_dwconv_ukernel__portable_up16(pixels, channels, 9, input, input_step, w, output, min, max, slopes);
+    size_t pixels, size_t channels, const float *const *rows, size_t input_width, size_t stride,
+    size_t pad_left, const float *w, float *output, float min, float max, const float *slopes) {
+    for (size_t p = 0; p < pixels; p++, output += channels) {
+        const float *wg = w;
+        for (size_t c0 = 0; c0 < channels; c0 += 16, wg += 16 + 9 * 16) {
+            const size_t n = channels - c0 < 16 ? channels - c0 : 16;
+            float acc[16];
+            for (size_t j = 0; j < 16; j++) acc[j] = wg[j];
+            for (size_t ky = 0; ky < 3; ky++) {
+                for (size_t kx = 0; kx < 3; kx++) {
+                    const size_t ix = p * stride + kx - pad_left;  // wraps left of the row
+                    if (ix >= input_width) continue;
+                    const float *x = rows[ky] + ix * channels + c0;
+                    const float *wt = wg + 16 + (ky * 3 + kx) * 16;
+                    for (size_t j = 0; j < n; j++) acc[j] += x[j] * wt[j];
+                }
+            }
+            for (size_t j = 0; j < n; j++) {
+                float v = clampf(acc[j], min, max);
+                if (slopes != NULL && v < 0) v *= slopes[c0 + j];
+                output[c0 + j] = v;
+            }
+        }
+    }
 }
 
 void visage_f32_maxpool_ukernel__portable_u16(

@@ -33,6 +33,34 @@ struct DepthwiseConvolutionKernelTests {
 
     @Test(arguments: cases, KernelISA.available)
     func matchesReference(_ testCase: Case, isa: KernelISA) {
+        check(testCase, isa: isa)
+    }
+
+    /// The 3×3 row kernels on every channel count from 1 to 40 (full vectors, masked tails, both
+    /// at once): rows wider than the 4-pixel tiles with a remainder, strides 1 and 2, padding
+    /// on both sides or only on the right (SAME with an even input), 1-pixel rows and columns,
+    /// and rows whose every window leaves the input.
+    @Test(arguments: KernelISA.available)
+    func threeByThreeOnEveryChannelCount(isa: KernelISA) {
+        let epilogues: [ConvolutionKernelTests.Epilogue] = [.none, .relu6, .prelu, .clampAndPrelu]
+        for channels in 1...40 {
+            let shapes = [
+                channelwiseShape(3, 11, channels: channels, output: (3, 11), pad: 1),
+                channelwiseShape(5, 13, channels: channels, output: (3, 7), stride: 2, pad: 1),
+                channelwiseShape(4, 12, channels: channels, output: (2, 6), stride: 2),
+                channelwiseShape(4, 12, channels: channels, output: (2, 6), stride: 2, pad: 1),
+                channelwiseShape(1, 1, channels: channels, output: (1, 1), pad: 1),
+                channelwiseShape(6, 1, channels: channels, output: (3, 1), stride: 2, pad: 1),
+                channelwiseShape(1, 9, channels: channels, output: (1, 9), pad: 1),
+                channelwiseShape(2, 3, channels: channels, output: (5, 6), pad: 3),
+            ]
+            for (index, shape) in shapes.enumerated() {
+                check(Case(shape: shape, epilogue: epilogues[(channels + index) % epilogues.count]), isa: isa)
+            }
+        }
+    }
+
+    private func check(_ testCase: Case, isa: KernelISA) {
         let shape = testCase.shape
         var random = SplitMix64(seed: fixedSeed(testCase.testDescription))
         let input = random.floats(shape.inputHeight * shape.inputWidth * shape.inputChannels)
