@@ -84,14 +84,14 @@ static const visage_kernel_set avx2_fma_set = {
     .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
 };
 
-// Depthwise convolution and max pooling are the AVX2 kernels until AVX-512 versions exist.
+// The general depthwise kernel and max pooling are the AVX2 kernels.
 static const visage_kernel_set avx512_set = {
     .conv = visage_f32_conv_ukernel__avx512_12x16,
     .conv_narrow = visage_f32_conv_ukernel__avx512_12x8,
     .conv_mr = 12,
     .gemv = visage_f32_gemv_ukernel__avx512_4x16,
     .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,
-    .dwconv_9 = visage_f32_dwconv_ukernel__avx2_fma_9p16,
+    .dwconv_9 = visage_f32_dwconv_ukernel__avx512_9p16,
     .maxpool = visage_f32_maxpool_ukernel__avx2_fma_u16,
     .vadd = visage_f32_vadd_ukernel__avx512_u32,
     .vmul = visage_f32_vmul_ukernel__avx512_u32,

@@ -1,0 +1,150 @@
+// The AVX-512 3×3 depthwise row kernel (x86-64): 16 channels per zmm, and for 8-channel layers
+// two neighbouring pixels per zmm, so every lane works. Compiled through target attributes and
+// chosen at run time with the rest of the AVX-512 set (dispatch.c).
+#include "kernels.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#include <immintrin.h>
+#include <math.h>
+#include <stdint.h>
+
+#define AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma")))
+#define AVX512_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx512dq,avx2,fma")))
+#define UNROLL _Pragma("clang loop unroll(full)")
+
+/// The first n (0 ≤ n ≤ 16) lanes.
+AVX512_INLINE __mmask16 first_lanes(size_t n) {
+    return _cvtu32_mask16((uint32_t)((1u << n) - 1));
+}
+
+/// The clamp only when the layer has one, then PReLU where the value is negative; the value goes
+/// second in max and min, so a NaN stays NaN as in the other sets.
+AVX512_INLINE __m512 dw_epilogue(__m512 v, int clamp, __m512 vmin, __m512 vmax, __m512 slopes, int prelu) {
+    if (clamp) v = _mm512_min_ps(vmax, _mm512_max_ps(vmin, v));
+    if (prelu) v = _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), v, slopes);
+    return v;
+}
+
+/// What every part of one row shares.
+typedef struct {
+    size_t channels;
+    int clamp, prelu;
+    __m512 vmin, vmax;
+} dw_row;
+
+/// `count` interior outputs of one 16-lane chunk along the row, columns `col` floats apart and
+/// outputs `out_step` apart: the last columns of each input row stay in registers, so an output
+/// loads S new columns per row. The sum runs bias, then taps in order, as the reference.
+AVX512_INLINE void dw3x3_sweep(
+    const size_t S, size_t count, const float *const *rows, size_t col, float *out, size_t out_step,
+    const __m512 *k, __m512 bias, __m512 slopes, __mmask16 mask, const dw_row *r) {
+    const float *m0 = rows[0] + col, *m1 = rows[1] + col, *m2 = rows[2] + col;
+    const float *n0 = m0 + col, *n1 = m1 + col, *n2 = m2 + col;
+    __m512 a0 = _mm512_maskz_loadu_ps(mask, rows[0]), a1 = _mm512_maskz_loadu_ps(mask, rows[1]);
+    __m512 a2 = _mm512_maskz_loadu_ps(mask, rows[2]);
+    __m512 b0 = a0, b1 = a1, b2 = a2;
+    if (S == 1) {
+        b0 = _mm512_maskz_loadu_ps(mask, m0);
+        b1 = _mm512_maskz_loadu_ps(mask, m1);
+        b2 = _mm512_maskz_loadu_ps(mask, m2);
+    }
+    for (size_t i = 0, in = 0; i < count; i++, in += S * col, out += out_step) {
+        if (S == 2) {
+            b0 = _mm512_maskz_loadu_ps(mask, m0 + in);
+            b1 = _mm512_maskz_loadu_ps(mask, m1 + in);
+            b2 = _mm512_maskz_loadu_ps(mask, m2 + in);
+        }
+        const __m512 c0 = _mm512_maskz_loadu_ps(mask, n0 + in), c1 = _mm512_maskz_loadu_ps(mask, n1 + in);
+        const __m512 c2 = _mm512_maskz_loadu_ps(mask, n2 + in);
+        __m512 acc = _mm512_fmadd_ps(a0, k[0], bias);
+        acc = _mm512_fmadd_ps(b0, k[1], acc);
+        acc = _mm512_fmadd_ps(c0, k[2], acc);
+        acc = _mm512_fmadd_ps(a1, k[3], acc);
+        acc = _mm512_fmadd_ps(b1, k[4], acc);
+        acc = _mm512_fmadd_ps(c1, k[5], acc);
+        acc = _mm512_fmadd_ps(a2, k[6], acc);
+        acc = _mm512_fmadd_ps(b2, k[7], acc);
+        acc = _mm512_fmadd_ps(c2, k[8], acc);
+        _mm512_mask_storeu_ps(out, mask, dw_epilogue(acc, r->clamp, r->vmin, r->vmax, slopes, r->prelu));
+        if (S == 1) {
+            a0 = b0, a1 = b1, a2 = b2;
+            b0 = c0, b1 = c1, b2 = c2;
+        } else {
+            a0 = c0, a1 = c1, a2 = c2;
+        }
+    }
+}
+
+/// One output pixel whose window leaves the row: taps on columns outside it are skipped.
+static AVX512 void dw3x3_edge_pixel(
+    size_t p, const float *const *rows, size_t input_width, size_t stride, size_t pad_left, const float *w,
+    const float *slopes, float *out, const dw_row *r) {
+    const size_t channels = r->channels;
+    size_t columns[3];
+    for (size_t kx = 0; kx < 3; kx++) columns[kx] = p * stride + kx - pad_left;  // wraps left of the row
+    for (size_t c = 0; c < channels; c += 16) {
+        const __mmask16 mask = first_lanes(channels - c < 16 ? channels - c : 16);
+        const float *wc = w + c / 16 * (16 + 9 * 16);
+        __m512 acc = _mm512_loadu_ps(wc);
+        for (size_t t = 0; t < 9; t++) {
+            const size_t ix = columns[t % 3];
+            if (ix < input_width)
+                acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(mask, rows[t / 3] + ix * channels + c), _mm512_loadu_ps(wc + 16 + 16 * t), acc);
+        }
+        const __m512 s = r->prelu ? _mm512_loadu_ps(slopes + c) : _mm512_setzero_ps();  // padded to 16
+        _mm512_mask_storeu_ps(out + c, mask, dw_epilogue(acc, r->clamp, r->vmin, r->vmax, s, r->prelu));
+    }
+}
+
+/// 3×3 depthwise row: pixels whose window leaves the row one by one; the rest swept 16 channels
+/// at a time with the chunk's weights in registers, or for 8 channels at stride 1 two pixels per
+/// zmm.
+AVX512 void visage_f32_dwconv_ukernel__avx512_9p16(
+    size_t pixels, size_t channels, const float *const *rows, size_t input_width, size_t stride,
+    size_t pad_left, const float *w, float *output, float min, float max, const float *slopes) {
+    const dw_row r = {channels, min > -INFINITY || max < INFINITY, slopes != NULL, _mm512_set1_ps(min), _mm512_set1_ps(max)};
+    // Interior pixels [first, last): all three columns inside the row.
+    size_t last = input_width + pad_left >= 3 ? (input_width + pad_left - 3) / stride + 1 : 0;
+    if (last > pixels) last = pixels;
+    size_t first = (pad_left + stride - 1) / stride;
+    if (first > last) first = last;
+    for (size_t p = 0; p < first; p++)
+        dw3x3_edge_pixel(p, rows, input_width, stride, pad_left, w, slopes, output + p * channels, &r);
+    for (size_t p = last; p < pixels; p++)
+        dw3x3_edge_pixel(p, rows, input_width, stride, pad_left, w, slopes, output + p * channels, &r);
+    if (first == last) return;
+    const size_t count = last - first, x = first * stride - pad_left;
+    const float *start[3] = {rows[0] + x * channels, rows[1] + x * channels, rows[2] + x * channels};
+    __m512 k[9];
+    if (channels == 8 && stride == 1) {
+        // Two neighbouring pixels per zmm, the tap weights repeated in both halves: a stride-2
+        // sweep over 8-float columns. An odd pixel left over takes the 16-channel path below.
+        for (size_t t = 0; t < 9; t++) k[t] = _mm512_broadcast_f32x8(_mm256_loadu_ps(w + 16 + 16 * t));
+        const __m512 bias = _mm512_broadcast_f32x8(_mm256_loadu_ps(w));
+        const __m512 s = slopes != NULL ? _mm512_broadcast_f32x8(_mm256_loadu_ps(slopes)) : _mm512_setzero_ps();
+        dw3x3_sweep(2, count / 2, start, 8, output + first * 8, 16, k, bias, s, first_lanes(16), &r);
+        if (count % 2 == 0) return;
+        for (size_t ky = 0; ky < 3; ky++) start[ky] += (count - 1) * 8;
+        first = last - 1;
+    }
+    for (size_t c = 0; c < channels; c += 16) {
+        const float *wc = w + c / 16 * (16 + 9 * 16);
+        for (size_t t = 0; t < 9; t++) k[t] = _mm512_loadu_ps(wc + 16 + 16 * t);
+        const __m512 s = slopes != NULL ? _mm512_loadu_ps(slopes + c) : _mm512_setzero_ps();  // padded to 16
+        const float *rc[3] = {start[0] + c, start[1] + c, start[2] + c};
+        const __mmask16 mask = first_lanes(channels - c < 16 ? channels - c : 16);
+        float *out = output + first * channels + c;
+        if (stride == 1) dw3x3_sweep(1, last - first, rc, channels, out, channels, k, _mm512_loadu_ps(wc), s, mask, &r);
+        else if (stride == 2) dw3x3_sweep(2, last - first, rc, channels, out, channels, k, _mm512_loadu_ps(wc), s, mask, &r);
+        else {
+            for (size_t p = first; p < last; p++, out += channels) {
+                const float *rp[3] = {rc[0] + (p - first) * stride * channels, rc[1] + (p - first) * stride * channels,
+                                      rc[2] + (p - first) * stride * channels};
+                dw3x3_sweep(1, 1, rp, channels, out, channels, k, _mm512_loadu_ps(wc), s, mask, &r);
+            }
+        }
+    }
+}
+
+#endif
