@@ -327,26 +327,52 @@ AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
         dw3x3_pixels(1, 1, rows, p * stride - pad_left, channels, w, output + p * channels, clamp, vmin, vmax, slopes);
 }
 
-AVX2 void visage_f32_maxpool_ukernel__avx2_fma_u16(
-    size_t channels, size_t ks, const float *const *input, float *output, float min, float max) {
-    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max), lowest = _mm256_set1_ps(-INFINITY);
-    size_t c = 0;
-    for (; c + 16 <= channels; c += 16) {
-        // The running maximum second: a NaN tap returns it unchanged, so NaN taps are passed over.
-        __m256 m0 = lowest, m1 = lowest;
-        for (size_t t = 0; t < ks; t++) {
-            m0 = _mm256_max_ps(_mm256_loadu_ps(input[t] + c), m0);
-            m1 = _mm256_max_ps(_mm256_loadu_ps(input[t] + c + 8), m1);
+/// The largest input of rows [0, row_count) × columns [begin, end) in the 8 channels from c
+/// (MASKED: the first n), from -infinity: each tap goes first in the max, so a NaN tap returns
+/// the running maximum and is passed over. Clamped only when the layer has a clamp.
+AVX2_INLINE __m256 max_window(
+    const int MASKED, size_t row_count, const float *const *rows, size_t begin, size_t end, size_t channels,
+    size_t c, __m256i mask, int clamp, __m256 vmin, __m256 vmax) {
+    __m256 m = _mm256_set1_ps(-INFINITY);
+    for (size_t r = 0; r < row_count; r++) {
+        for (size_t ix = begin; ix < end; ix++) {
+            const float *x = rows[r] + ix * channels + c;
+            m = _mm256_max_ps(MASKED ? _mm256_maskload_ps(x, mask) : _mm256_loadu_ps(x), m);
         }
-        _mm256_storeu_ps(output + c, _mm256_min_ps(vmax, _mm256_max_ps(vmin, m0)));
-        _mm256_storeu_ps(output + c + 8, _mm256_min_ps(vmax, _mm256_max_ps(vmin, m1)));
     }
-    for (; c < channels; c += 8) {
-        const size_t n = channels - c < 8 ? channels - c : 8;
-        const __m256i mask = lane_mask(n);
-        __m256 m = lowest;
-        for (size_t t = 0; t < ks; t++) m = _mm256_max_ps(_mm256_maskload_ps(input[t] + c, mask), m);
-        store_n(output + c, _mm256_min_ps(vmax, _mm256_max_ps(vmin, m)), n);
+    return clamp ? _mm256_min_ps(vmax, _mm256_max_ps(vmin, m)) : m;
+}
+
+/// One output pixel over rows × columns [begin, end) of the input, all channels. ROWS and
+/// COLUMNS (0: given at run time) fix the 2×2 windows of the models' pools, so their loops unroll.
+AVX2_INLINE void maxpool_pixel(
+    const size_t ROWS, const size_t COLUMNS, size_t row_count, const float *const *rows, size_t begin, size_t end,
+    size_t channels, float *out, int clamp, __m256 vmin, __m256 vmax) {
+    if (ROWS != 0) row_count = ROWS;
+    if (COLUMNS != 0) end = begin + COLUMNS;
+    size_t c = 0;
+    for (; c + 8 <= channels; c += 8)
+        _mm256_storeu_ps(out + c, max_window(0, row_count, rows, begin, end, channels, c, lane_mask(8), clamp, vmin, vmax));
+    if (c < channels) {
+        const __m256i mask = lane_mask(channels - c);
+        store_n(out + c, max_window(1, row_count, rows, begin, end, channels, c, mask, clamp, vmin, vmax), channels - c);
+    }
+}
+
+/// Max pooling of one output row: per pixel, the window's columns inside the row.
+AVX2 void visage_f32_maxpool_ukernel__avx2_fma_u16(
+    size_t pixels, size_t channels, size_t row_count, const float *const *rows, size_t input_width,
+    size_t kernel_width, size_t stride, size_t pad_left, float *output, float min, float max) {
+    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
+    const int clamp = min > -INFINITY || max < INFINITY;
+    for (size_t p = 0; p < pixels; p++, output += channels) {
+        const size_t left = p * stride, right = left + kernel_width;  // columns + pad_left
+        const size_t begin = left > pad_left ? left - pad_left : 0;
+        const size_t end = right > pad_left + input_width ? input_width : right > pad_left ? right - pad_left : 0;
+        if (row_count == 2 && end == begin + 2)
+            maxpool_pixel(2, 2, row_count, rows, begin, end, channels, output, clamp, vmin, vmax);
+        else
+            maxpool_pixel(0, 0, row_count, rows, begin, end, channels, output, clamp, vmin, vmax);
     }
 }
 

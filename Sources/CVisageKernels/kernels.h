@@ -44,10 +44,13 @@ typedef void (*visage_f32_dwconv3x3_ukernel_fn)(
     size_t pixels, size_t channels, const float *const *rows, size_t input_width, size_t stride,
     size_t pad_left, const float *w, float *output, float min, float max, const float *slopes);
 
-/// Max pooling of one output pixel: the largest of `ks` (≥ 1) input pixels of `channels`
-/// values each, NaN passed over (-infinity when every tap is NaN), clamped.
+/// Max pooling of one output row of `pixels` pixels: `rows` holds the window's `row_count` (≥ 1)
+/// input rows that lie inside the input, each `input_width` pixels × `channels` values; pixel p
+/// takes columns p × stride + kx − pad_left (kx < kernel_width) inside the row. The largest tap,
+/// NaN passed over (-infinity when none is left), clamped.
 typedef void (*visage_f32_maxpool_ukernel_fn)(
-    size_t channels, size_t ks, const float *const *input, float *output, float min, float max);
+    size_t pixels, size_t channels, size_t row_count, const float *const *rows, size_t input_width,
+    size_t kernel_width, size_t stride, size_t pad_left, float *output, float min, float max);
 
 typedef void (*visage_f32_vbinary_ukernel_fn)(
     size_t n, const float *a, const float *b, float *out, float min, float max);
@@ -90,7 +93,8 @@ const visage_kernel_set *visage_kernel_set_get(visage_isa isa);
         size_t, size_t, const float *const *, size_t, size_t, size_t, const float *, float *, float, \
         float, const float *);                                                                \
     void visage_f32_maxpool_ukernel__##isa##_u16(                                             \
-        size_t, size_t, const float *const *, float *, float, float);                          \
+        size_t, size_t, size_t, const float *const *, size_t, size_t, size_t, size_t, float *, float, \
+        float);                                                                               \
     void visage_f32_vadd_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \
     void visage_f32_vmul_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \
     void visage_f32_vsub_ukernel__##isa##_u16(size_t, const float *, const float *, float *, float, float); \

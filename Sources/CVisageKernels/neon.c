@@ -147,14 +147,25 @@ void visage_f32_dwconv_ukernel__neon_9p16(
 }
 
 void visage_f32_maxpool_ukernel__neon_u16(
-    size_t channels, size_t ks, const float *const *input, float *output, float min, float max) {
+    size_t pixels, size_t channels, size_t row_count, const float *const *rows, size_t input_width,
+    size_t kernel_width, size_t stride, size_t pad_left, float *output, float min, float max) {
     const float32x4_t vmin = vdupq_n_f32(min), vmax = vdupq_n_f32(max);
-    for (size_t c = 0; c < channels; c += 4) {
-        const size_t n = channels - c < 4 ? channels - c : 4;
-        // vmaxnm returns the number when one operand is NaN: NaN taps are passed over.
-        float32x4_t m = vdupq_n_f32(-INFINITY);
-        for (size_t t = 0; t < ks; t++) m = vmaxnmq_f32(m, n == 4 ? vld1q_f32(input[t] + c) : load_n(input[t] + c, n));
-        store_n(output + c, vminq_f32(vmaxq_f32(m, vmin), vmax), n);
+    for (size_t p = 0; p < pixels; p++, output += channels) {
+        const size_t left = p * stride, right = left + kernel_width;  // columns + pad_left
+        const size_t begin = left > pad_left ? left - pad_left : 0;
+        const size_t end = right > pad_left + input_width ? input_width : right > pad_left ? right - pad_left : 0;
+        for (size_t c = 0; c < channels; c += 4) {
+            const size_t n = channels - c < 4 ? channels - c : 4;
+            // vmaxnm returns the number when one operand is NaN: NaN taps are passed over.
+            float32x4_t m = vdupq_n_f32(-INFINITY);
+            for (size_t r = 0; r < row_count; r++) {
+                for (size_t ix = begin; ix < end; ix++) {
+                    const float *x = rows[r] + ix * channels + c;
+                    m = vmaxnmq_f32(m, n == 4 ? vld1q_f32(x) : load_n(x, n));
+                }
+            }
+            store_n(output + c, vminq_f32(vmaxq_f32(m, vmin), vmax), n);
+        }
     }
 }
 

@@ -19,6 +19,28 @@ struct PoolingKernelTests {
 
     @Test(arguments: shapes, KernelISA.available)
     func matchesReference(shape: ConvolutionShape, isa: KernelISA) {
+        check(shape, isa: isa)
+    }
+
+    /// The row kernels on every channel count from 1 to 40: 2×2/2 with an odd width and height
+    /// (the last window keeps one column and one row), a 1-pixel input, windows partly and wholly
+    /// in the padding, and a 3×3/1 window.
+    @Test(arguments: KernelISA.available)
+    func everyChannelCount(isa: KernelISA) {
+        for channels in 1...40 {
+            for shape in [
+                channelwiseShape(5, 9, channels: channels, output: (3, 5), kernel: 2, stride: 2),
+                channelwiseShape(1, 1, channels: channels, output: (1, 1), kernel: 2, stride: 2),
+                channelwiseShape(3, 4, channels: channels, output: (3, 4), kernel: 2, stride: 2, pad: 1),
+                channelwiseShape(2, 3, channels: channels, output: (4, 5), kernel: 2, stride: 2, pad: 3),
+                channelwiseShape(4, 6, channels: channels, output: (4, 6), kernel: 3, stride: 1, pad: 1),
+            ] {
+                check(shape, isa: isa)
+            }
+        }
+    }
+
+    private func check(_ shape: ConvolutionShape, isa: KernelISA) {
         var random = SplitMix64(seed: fixedSeed("maxpool \(shape.inputHeight) \(shape.inputWidth) \(shape.inputChannels)"))
         let input = random.floats(shape.inputHeight * shape.inputWidth * shape.inputChannels, in: -4...4)
         let count = shape.outputHeight * shape.outputWidth * shape.outputChannels
