@@ -40,44 +40,52 @@ void visage_f32_conv_pack(
 // Pointer arrays up to this many entries live on the stack; larger kernels allocate.
 #define STACK_POINTERS 1536
 
-void visage_f32_conv_run(
-    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
-    const visage_f32_epilogue *epilogue, const float *input, const float *residual,
-    size_t residual_channels, float *output, size_t row_begin, size_t row_end) {
-    const visage_kernel_set *set = visage_kernel_set_get(isa);
-    const size_t mr_max = set->conv_mr;
+/// The tiles of output rows [row_begin, row_end), for a compile-time `mr_max` (the set's MR) so
+/// the per-tile pointer set-up unrolls: with short windows it costs as much as the tile's FMAs.
+static inline __attribute__((always_inline)) void conv_tiles(
+    const size_t mr_max, const visage_kernel_set *set, const visage_conv_geometry *g, const float *packed,
+    const float *zeros, const visage_f32_epilogue *epilogue, const float *input, const float *residual,
+    size_t residual_channels, float *output, size_t row_begin, size_t row_end, const float **a) {
     const size_t kh = g->kernel_height, kw = g->kernel_width, ks = kh * kw;
     const size_t ic = g->input_channels, oc = g->output_channels, ow = g->output_width;
     const size_t ih = g->input_height, iw = g->input_width, sy = g->stride_y, sx = g->stride_x;
-    const size_t stride = panel_stride(g);
+    const size_t stride = panel_stride(g), row_stride = iw * ic, pad_top = g->pad_top, pad_left = g->pad_left;
     // A 1×1, stride 1, unpadded convolution over the same extent reads pixel p for output p.
     const int pointwise = ks == 1 && sy == 1 && sx == 1 && g->pad_top == 0 && g->pad_left == 0
         && ih == g->output_height && iw == ow;
 
-    const float *stack_pointers[STACK_POINTERS];
-    const float **a = stack_pointers;
-    if (ks * mr_max > STACK_POINTERS) {
-        a = malloc(ks * mr_max * sizeof(*a));
-        if (a == NULL) abort();
-    }
-
     const size_t end = row_end * ow;
     size_t tile_y = row_begin, tile_x = 0;  // the tile's first pixel, advanced without division
+    // A full tile inside one output row whose windows lie wholly inside the input is "interior":
+    // after an interior tile of the same row, its pointers are that tile's moved mr_max pixels
+    // on, which saves recomputing them (with short windows, as costly as the tile's FMAs).
+    const size_t step = mr_max * sx * ic;
+    int previous_interior = 0;
     for (size_t p = row_begin * ow; p < end; p += mr_max) {
         const size_t mr = end - p < mr_max ? end - p : mr_max;
         size_t taps = 1, depth = ic;  // the microkernel's ks and kc for this tile
+        const size_t y0 = tile_y * sy - pad_top, x0 = tile_x * sx - pad_left;
+        const int interior = !pointwise && mr == mr_max && tile_x + mr_max <= ow && y0 < ih && y0 + kh <= ih
+            && x0 < iw && x0 + (mr_max - 1) * sx + kw <= iw;
         if (pointwise) {
             for (size_t i = 0; i < mr_max; i++) a[i] = input + (p + (i < mr ? i : mr - 1)) * ic;
+        } else if (interior && previous_interior && tile_x > 0) {
+            taps = kh;
+            depth = kw * ic;
+            for (size_t j = 0; j < kh * mr_max; j++) a[j] += step;
+            tile_x += mr_max;
         } else {
             // Pixels past mr repeat the last one. Unsigned arithmetic: a column or row before
             // the input wraps to a huge value and fails the bounds tests.
             size_t ys[VISAGE_CONV_MR_MAX], xs[VISAGE_CONV_MR_MAX];
             int rows_inside = 1;  // every pixel's kernel rows lie wholly inside the input row
+            int all_rows = 1;     // and every kernel row lies inside the input
             size_t oy = tile_y, ox = tile_x;
             for (size_t i = 0; i < mr_max; i++) {
-                ys[i] = oy * sy - g->pad_top;
-                xs[i] = ox * sx - g->pad_left;
+                ys[i] = oy * sy - pad_top;
+                xs[i] = ox * sx - pad_left;
                 rows_inside &= xs[i] < iw && xs[i] + kw <= iw;
+                all_rows &= ys[i] < ih && ys[i] + kh <= ih;
                 if (i + 1 < mr && ++ox == ow) {
                     ox = 0;
                     oy++;
@@ -88,11 +96,17 @@ void visage_f32_conv_run(
                 // order: one tap per kernel row. Rows outside the input read `zeros`.
                 taps = kh;
                 depth = kw * ic;
-                for (size_t i = 0; i < mr_max; i++)
-                    for (size_t ky = 0; ky < kh; ky++) {
-                        const size_t iy = ys[i] + ky;
-                        a[ky * mr_max + i] = iy < ih ? input + (iy * iw + xs[i]) * ic : zeros;
+                for (size_t i = 0; i < mr_max; i++) {
+                    const float *row = input + (ys[i] * iw + xs[i]) * ic;
+                    if (all_rows) {
+                        for (size_t ky = 0; ky < kh; ky++, row += row_stride) a[ky * mr_max + i] = row;
+                    } else {
+                        for (size_t ky = 0; ky < kh; ky++) {
+                            const size_t iy = ys[i] + ky;
+                            a[ky * mr_max + i] = iy < ih ? input + (iy * iw + xs[i]) * ic : zeros;
+                        }
                     }
+                }
             } else {
                 taps = ks;
                 for (size_t i = 0; i < mr_max; i++)
@@ -105,11 +119,12 @@ void visage_f32_conv_run(
                     }
             }
             tile_x += mr_max;
-            while (tile_x >= ow) {
-                tile_x -= ow;
-                tile_y++;
-            }
         }
+        while (tile_x >= ow) {
+            tile_x -= ow;
+            tile_y++;
+        }
+        previous_interior = interior;
         float *c = output + p * oc;
         if (mr == 1) {
             // One pixel: its taps to the front of `a` (entry t moves from t × MR), then a GEMV
@@ -129,6 +144,32 @@ void visage_f32_conv_run(
             ukernel(mr, nc, depth, taps, a, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
                     r, rc, r_nc, epilogue->min, epilogue->max, slopes);
         }
+    }
+}
+
+void visage_f32_conv_run(
+    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
+    const visage_f32_epilogue *epilogue, const float *input, const float *residual,
+    size_t residual_channels, float *output, size_t row_begin, size_t row_end) {
+    const visage_kernel_set *set = visage_kernel_set_get(isa);
+    const size_t mr_max = set->conv_mr, ks = g->kernel_height * g->kernel_width;
+    const float *stack_pointers[STACK_POINTERS];
+    const float **a = stack_pointers;
+    if (ks * mr_max > STACK_POINTERS) {
+        a = malloc(ks * mr_max * sizeof(*a));
+        if (a == NULL) abort();
+    }
+
+    switch (mr_max) {
+    case 12:
+        conv_tiles(12, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, a);
+        break;
+    case 6:
+        conv_tiles(6, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, a);
+        break;
+    default:
+        conv_tiles(mr_max, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, a);
+        break;
     }
     if (a != stack_pointers) free(a);
 }

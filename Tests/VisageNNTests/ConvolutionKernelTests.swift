@@ -42,6 +42,9 @@ struct ConvolutionKernelTests {
         Case(shape: .init(inputHeight: 5, inputWidth: 5, inputChannels: 24, outputHeight: 5, outputWidth: 5, outputChannels: 40, kernelHeight: 1, kernelWidth: 1), epilogue: .prelu),
         Case(shape: .init(inputHeight: 13, inputWidth: 11, inputChannels: 8, outputHeight: 13, outputWidth: 11, outputChannels: 21, kernelHeight: 3, kernelWidth: 3, padTop: 1, padLeft: 1), epilogue: .clampAndPrelu),
         Case(shape: .init(inputHeight: 17, inputWidth: 17, inputChannels: 3, outputHeight: 9, outputWidth: 9, outputChannels: 24, kernelHeight: 5, kernelWidth: 5, strideY: 2, strideX: 2, padTop: 2, padLeft: 2), epilogue: .relu6),
+        // Rows wide enough for consecutive interior tiles, whose pointers move on from the previous tile's.
+        Case(shape: .init(inputHeight: 7, inputWidth: 60, inputChannels: 3, outputHeight: 3, outputWidth: 29, outputChannels: 16, kernelHeight: 3, kernelWidth: 3, strideY: 2, strideX: 2), epilogue: .prelu),
+        Case(shape: .init(inputHeight: 5, inputWidth: 40, inputChannels: 4, outputHeight: 5, outputWidth: 40, outputChannels: 9, kernelHeight: 3, kernelWidth: 3, padTop: 1, padLeft: 1), epilogue: .relu6),
         // One output pixel: mesh's 2×2 head.
         Case(shape: .init(inputHeight: 2, inputWidth: 2, inputChannels: 20, outputHeight: 1, outputWidth: 1, outputChannels: 37, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2), epilogue: .prelu),
     ]
@@ -85,7 +88,7 @@ struct ConvolutionKernelTests {
 
     /// A fused residual ADD: added after the bias, before clamp and PReLU, also in place and
     /// with fewer channels than the output (a fused channel PAD: the rest add zero).
-    @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12], cases[17], cases[18], cases[20]], Residual.allCases)
+    @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12], cases[17], cases[18], cases[20], cases[22]], Residual.allCases)
     func residualMatchesReference(_ testCase: Case, residual placement: Residual) {
         let shape = testCase.shape
         var random = SplitMix64(seed: fixedSeed("residual " + testCase.testDescription))

@@ -57,8 +57,8 @@ package enum KernelBenchmark {
             kernelHeight: kernel, kernelWidth: kernel, strideY: stride, strideX: stride, padTop: pad, padLeft: pad)
     }
 
-    /// The heaviest layer shapes of mesh v2 and the short-range detector (from the bundled
-    /// models), with the fused activations they carry.
+    /// The heaviest layer shapes of mesh v2 and the two detectors (from the bundled models), with
+    /// the fused activations they carry.
     package static let representativeLayers: [Layer] = {
         let prelu = { (channels: Int) in ConvolutionEpilogue(preluSlopes: Array(repeating: 0.25, count: channels)) }
         let relu = ConvolutionEpilogue(min: 0)
@@ -69,9 +69,16 @@ package enum KernelBenchmark {
             Layer(name: "mesh 1×1 128×128×8→16", kind: .convolution, shape: pointwise(128, 8, 16), epilogue: .init()),
             Layer(name: "mesh 3×3/2 256×256×3→16", kind: .convolution, shape: spatial(256, 3, 16, kernel: 3, stride: 2, pad: 0), epilogue: prelu(16)),
             Layer(name: "mesh 2×2/2 128×128×16→16", kind: .convolution, shape: spatial(128, 16, 16, kernel: 2, stride: 2, pad: 0), epilogue: .init()),
+            Layer(
+                name: "mesh head 2×2 2×2×128→1434", kind: .convolution,
+                shape: ConvolutionShape(
+                    inputHeight: 2, inputWidth: 2, inputChannels: 128, outputHeight: 1, outputWidth: 1, outputChannels: 1434,
+                    kernelHeight: 2, kernelWidth: 2)),
             Layer(name: "mesh dw 3×3 128×128×8", kind: .depthwise, shape: spatial(128, 8, 8, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
             Layer(name: "mesh dw 3×3 64×64×16", kind: .depthwise, shape: spatial(64, 16, 16, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
             Layer(name: "short 5×5/2 128×128×3→24", kind: .convolution, shape: spatial(128, 3, 24, kernel: 5, stride: 2, pad: 1), epilogue: relu),
+            Layer(name: "full 3×3/2 192×192×3→32", kind: .convolution, shape: spatial(192, 3, 32, kernel: 3, stride: 2, pad: 0), epilogue: relu),
+            Layer(name: "full 1×1 96×96×8→32", kind: .convolution, shape: pointwise(96, 8, 32), epilogue: relu),
             Layer(name: "short 1×1 64×64×24→28", kind: .convolution, shape: pointwise(64, 24, 28), epilogue: .init()),
             Layer(name: "short 1×1 8×8×96→96", kind: .convolution, shape: pointwise(8, 96, 96), epilogue: .init()),
             Layer(name: "short dw 3×3 64×64×24", kind: .depthwise, shape: spatial(64, 24, 24, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
