@@ -3,7 +3,8 @@
 /// 1. Checks the graph runs in order: every tensor is written once, before it is read.
 /// 2. Folds constants: DEQUANTIZE of a constant (float16 weights) and RESHAPE of a constant
 ///    become constants at load.
-/// 3. Fuses where it saves a pass over memory: a spatial PAD into the next convolution's implicit
+/// 3. Fuses where it saves a pass over memory: a layer normalisation spelled out as ten operators
+///    into one (``LayerNormalizationFusion``); a spatial PAD into the next convolution's implicit
 ///    padding; a RELU/RELU6 into the producing convolution, arithmetic or pooling operator's
 ///    clamp; a per-channel PRELU into the convolution's epilogue or after a residual ADD; a
 ///    residual ADD (with its activation or PRELU) into the convolution that produces one operand.
@@ -14,12 +15,10 @@ enum Planner {
     static func plan(_ source: Graph) throws(ModelError) -> ExecutionPlan {
         var graph = source
         try checkOrder(graph)
-        let tensorCount = graph.tensors.count
-        let nodes = graph.operators
-        var skipped = Array(repeating: false, count: nodes.count)
+        var skipped = Array(repeating: false, count: graph.operators.count)
 
         // Constant folding.
-        for (index, node) in nodes.enumerated() where node.code == .dequantize || node.code == .reshape {
+        for (index, node) in graph.operators.enumerated() where node.code == .dequantize || node.code == .reshape {
             guard let input = node.inputs.first, input >= 0, let output = node.outputs.first, node.outputs.count == 1 else {
                 throw .modelInvalid(reason: "\(node.code) (operator \(index)) needs an input and one output")
             }
@@ -36,6 +35,9 @@ enum Planner {
             skipped[index] = true
         }
 
+        let tensorCount = graph.tensors.count
+        let nodes = graph.operators
+
         // Who reads each tensor.
         var consumers = Array(repeating: [Int](), count: tensorCount)
         for (index, node) in nodes.enumerated() where !skipped[index] {
@@ -49,6 +51,14 @@ enum Planner {
         }
 
         // Fusions, decided before building so fused operators can be skipped.
+        var layerNormalizations: [Int: LayerNormalizationFusion] = [:]
+        for (index, node) in nodes.enumerated() where node.code == .mean && !skipped[index] {
+            guard let fusion = LayerNormalizationFusion(first: index, graph: graph, nodes: nodes, readers: consumers, outputs: isOutput),
+                  fusion.nodes.allSatisfy({ !skipped[$0] })
+            else { continue }
+            layerNormalizations[index] = fusion
+            for node in fusion.nodes.dropFirst() { skipped[node] = true }
+        }
         var fusions: [Int: ConvolutionFusion] = [:]
         var absorbed: [Int: (consumer: Int, activation: Activation, slopes: [Float]?)] = [:]
         /// Convolutions moved to the position of the residual ADD they absorbed: ADD index → convolution index.
@@ -172,7 +182,12 @@ enum Planner {
             case .sqrt: operations.append(try UnaryOperation(context, function: .squareRoot))
             case .rsqrt: operations.append(try UnaryOperation(context, function: .reciprocalSquareRoot))
             case .logistic: operations.append(try UnaryOperation(context, function: .logistic))
-            case .mean: operations.append(try ReductionOperation(context, mean: true))
+            case .mean:
+                if let fusion = layerNormalizations[index] {
+                    operations.append(try LayerNormalizationOperation(context, fusion: fusion))
+                } else {
+                    operations.append(try ReductionOperation(context, mean: true))
+                }
             case .sum: operations.append(try ReductionOperation(context, mean: false))
             case .maxPool2D: operations.append(try MaxPoolOperation(context, activation: fusedActivation, output: fusedOutput))
             case .pad: operations.append(try PadOperation(context))

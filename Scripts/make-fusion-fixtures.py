@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Fixtures for VisageNN's graph-level fusions: tiny models holding the operator patterns the
+planner rewrites (and near misses it must leave alone), run unfused by TFLite's reference kernels.
+
+Models are written with make-nn-fixtures.py's FlatBuffers graph builder.
+
+    pip install ai-edge-litert numpy flatbuffers
+    python3 Scripts/make-fusion-fixtures.py   # writes Tests/VisageNNTests/Fixtures/fusions/
+"""
+import importlib.util
+import json
+import pathlib
+
+import numpy as np
+from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT = ROOT / "Tests/VisageNNTests/Fixtures/fusions"
+SEED = 20261122
+
+spec = importlib.util.spec_from_file_location("nn_fixtures", ROOT / "Scripts/make-nn-fixtures.py")
+nn_fixtures = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(nn_fixtures)
+Graph, RELU = nn_fixtures.Graph, nn_fixtures.RELU
+
+
+def layer_norm(g, x, shape, gamma, epsilon=1e-6, gamma_shape=None, final_activation=0):
+    """The MLP-Mixer layer normalisation as the blendshape model spells it (ten operators)."""
+    rows = shape[:-1] + [1]
+    axis = g.constant([len(shape) - 1], "i32")
+    mean = g.op("MEAN", [x, axis], rows, keep_dims=1)
+    negated = g.op("NEG", [mean], rows)
+    squares = g.op("SQUARED_DIFFERENCE", [x, mean], shape)
+    variance = g.op("MEAN", [squares, axis], rows, keep_dims=1)
+    shifted = g.op("ADD", [variance, g.constant(np.float32(epsilon))], rows)
+    root = g.op("RSQRT", [shifted], rows)
+    gamma = g.constant(gamma.reshape(gamma_shape or [gamma.size]))
+    scale_shape = rows if gamma_shape else shape
+    scale = g.op("MUL", [root, gamma], scale_shape)
+    scaled = g.op("MUL", [x, scale], shape)
+    shift = g.op("MUL", [negated, scale], scale_shape)
+    return g.op("ADD", [scaled, shift], shape, activation=final_activation), scale
+
+
+def cases(rng):
+    """(name, graph, input shape, output tensor); the single input is tensor 0."""
+    result = []
+
+    def case(name, shape, build):
+        graph = Graph()
+        x = graph.tensor(shape)
+        result.append((name, graph, shape, build(graph, x)))
+
+    gamma = rng.uniform(0.5, 1.5, size=24).astype(np.float32)
+    case("layer_norm", [1, 1, 7, 24], lambda g, x: layer_norm(g, x, [1, 1, 7, 24], gamma)[0])
+    case("layer_norm_odd_channels", [3, 5, 11], lambda g, x: layer_norm(g, x, [3, 5, 11], gamma[:11], epsilon=1e-3)[0])
+    # Near misses: a clamp on the last ADD, γ per row instead of per channel, an intermediate read elsewhere.
+    case("layer_norm_relu", [1, 1, 7, 24], lambda g, x: layer_norm(g, x, [1, 1, 7, 24], gamma, final_activation=RELU)[0])
+    case("layer_norm_gamma_per_row", [1, 1, 7, 24],
+         lambda g, x: layer_norm(g, x, [1, 1, 7, 24], gamma[:7], gamma_shape=[1, 1, 7, 1])[0])
+
+    def shared_scale(g, x):
+        y, scale = layer_norm(g, x, [1, 1, 7, 24], gamma)
+        return g.op("ADD", [y, scale], [1, 1, 7, 24])
+    case("layer_norm_scale_read_twice", [1, 1, 7, 24], shared_scale)
+    return result
+
+
+def main():
+    OUT.mkdir(parents=True, exist_ok=True)
+    for stale in OUT.glob("*"):
+        stale.unlink()
+    rng = np.random.default_rng(SEED)
+    entries = []
+    for name, graph, shape, output in cases(rng):
+        model = graph.serialize([0], [output])
+        (OUT / f"{name}.tflite").write_bytes(model)
+        values = (rng.normal(size=shape) * 3 + 1).astype("<f4")
+        interpreter = Interpreter(model_content=model, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+        interpreter.allocate_tensors()
+        interpreter.set_tensor(interpreter.get_input_details()[0]["index"], values)
+        interpreter.invoke()
+        result = interpreter.get_tensor(interpreter.get_output_details()[0]["index"]).astype("<f4")
+        assert list(result.shape) == graph.tensors[output][0], (name, result.shape)
+        (OUT / f"{name}.input.f32").write_bytes(values.tobytes())
+        (OUT / f"{name}.output.f32").write_bytes(result.tobytes())
+        entries.append({"name": name, "inputShape": shape, "outputShape": list(result.shape)})
+    (OUT / "manifest.json").write_text(json.dumps({"seed": SEED, "cases": entries}, indent=1) + "\n")
+    print(f"wrote {len(entries)} fusion cases to {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

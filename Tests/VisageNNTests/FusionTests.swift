@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import VisageNN
+
+/// Graph-level rewrites against the same operators run as written by TFLite's reference kernels
+/// (`Scripts/make-fusion-fixtures.py` writes the tiny models and their outputs). The operation
+/// count shows whether the planner fused a pattern or, for a near miss, kept the plain
+/// operators; the multiply-accumulates show how many rows a narrowed convolution computes.
+struct FusionTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        /// Operations in the plan: 1 when a layer normalisation became one operation.
+        var operations: Int
+        /// Per run: 8×8 per row of the narrowing cases' convolution, 6 rows unless narrowed.
+        var multiplyAccumulates = 0
+        var testDescription: String { name }
+    }
+
+    static let folder = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/fusions")
+
+    static let cases: [Case] = [
+        Case(name: "layer_norm", operations: 1),
+        Case(name: "layer_norm_odd_channels", operations: 1),
+        Case(name: "layer_norm_relu", operations: 10),
+        Case(name: "layer_norm_gamma_per_row", operations: 10),
+        Case(name: "layer_norm_scale_read_twice", operations: 11),
+    ]
+
+    @Test(arguments: cases)
+    func matchesUnfusedReference(_ fixture: Case) throws {
+        let model = try Model(data: Data(contentsOf: Self.folder.appendingPathComponent("\(fixture.name).tflite")))
+        #expect(model.operationCount == fixture.operations)
+        let interpreter = try Interpreter(model: model)
+        #expect(interpreter.invokeProfiledPerOperation().reduce(0) { $0 + $1.multiplyAccumulates } == fixture.multiplyAccumulates)
+        let input = try floats("\(fixture.name).input.f32")
+        interpreter.withInput { _ = $0.update(fromContentsOf: input) }
+        try interpreter.invoke()
+        let expected = try floats("\(fixture.name).output.f32")
+        let actual = interpreter.output(0)
+        try #require(actual.count == expected.count)
+        for index in expected.indices {
+            let error = abs(actual[index] - expected[index])
+            #expect(error <= 1e-5 || error <= 1e-4 * abs(expected[index]), "value \(index): \(actual[index]) vs \(expected[index])")
+        }
+    }
+
+    private func floats(_ file: String) throws -> [Float] {
+        try ParityFixtures.floats("../fusions/\(file)")
+    }
+}
