@@ -63,6 +63,23 @@ def cases(rng):
         y, scale = layer_norm(g, x, [1, 1, 7, 24], gamma)
         return g.op("ADD", [y, scale], [1, 1, 7, 24])
     case("layer_norm_scale_read_twice", [1, 1, 7, 24], shared_scale)
+
+    # Row narrowing: a 1×1 convolution with a residual, centred by a mean, of which a slice keeps rows 1 and 2.
+    own = np.random.default_rng(SEED + 1)  # leaves the layer-norm cases' inputs as they were
+    weights, bias = own.normal(size=(8, 1, 1, 8)).astype(np.float32), own.normal(size=8).astype(np.float32)
+
+    def sliced_rows(begin, mean_axis=3):
+        def build(g, x):
+            convolved = g.op("CONV_2D", [x, g.constant(weights), g.constant(bias)], [1, 1, 6, 8], padding=nn_fixtures.VALID, stride_w=1, stride_h=1)
+            summed = g.op("ADD", [convolved, x], [1, 1, 6, 8])
+            mean = g.op("MEAN", [summed, g.constant([mean_axis], "i32")], [1, 1, 1, 8] if mean_axis == 2 else [1, 1, 6, 1], keep_dims=1)
+            centred = g.op("SUB", [summed, mean], [1, 1, 6, 8])
+            return g.op("STRIDED_SLICE", [centred, g.constant([0, 0, begin, 0], "i32"), g.constant([0, 0, 3, 0], "i32"),
+                                          g.constant([1, 1, 1, 1], "i32")], [1, 1, 2, 8], begin_mask=0b1011, end_mask=0b1011)
+        return build
+    case("rows_sliced", [1, 1, 6, 8], sliced_rows(1))
+    case("rows_sliced_from_negative_index", [1, 1, 6, 8], sliced_rows(-5))
+    case("rows_sliced_after_mean_over_rows", [1, 1, 6, 8], sliced_rows(1, mean_axis=2))
     return result
 
 

@@ -24,6 +24,10 @@ struct FusionTests {
         Case(name: "layer_norm_relu", operations: 10),
         Case(name: "layer_norm_gamma_per_row", operations: 10),
         Case(name: "layer_norm_scale_read_twice", operations: 11),
+        // Convolution with its residual ADD, MEAN, SUB, STRIDED_SLICE; the slice reads rows 1 and 2.
+        Case(name: "rows_sliced", operations: 4, multiplyAccumulates: 3 * 64),
+        Case(name: "rows_sliced_from_negative_index", operations: 4, multiplyAccumulates: 6 * 64),
+        Case(name: "rows_sliced_after_mean_over_rows", operations: 4, multiplyAccumulates: 6 * 64),
     ]
 
     @Test(arguments: cases)

@@ -3,13 +3,14 @@
 /// 1. Checks the graph runs in order: every tensor is written once, before it is read.
 /// 2. Folds constants: DEQUANTIZE of a constant (float16 weights) and RESHAPE of a constant
 ///    become constants at load.
-/// 3. Fuses where it saves a pass over memory: a layer normalisation spelled out as ten operators
+/// 3. Narrows row-by-row operators to the leading rows anything reads (``RowNarrowing``).
+/// 4. Fuses where it saves a pass over memory: a layer normalisation spelled out as ten operators
 ///    into one (``LayerNormalizationFusion``); a spatial PAD into the next convolution's implicit
 ///    padding; a RELU/RELU6 into the producing convolution, arithmetic or pooling operator's
 ///    clamp; a per-channel PRELU into the convolution's epilogue or after a residual ADD; a
 ///    residual ADD (with its activation or PRELU) into the convolution that produces one operand.
-/// 4. Builds each operation, which checks its shapes against the ones the file declares.
-/// 5. Makes RESHAPE free (its output shares its input's memory), then assigns arena offsets
+/// 5. Builds each operation, which checks its shapes against the ones the file declares.
+/// 6. Makes RESHAPE free (its output shares its input's memory), then assigns arena offsets
 ///    greedily by size among buffers whose lifetimes overlap.
 enum Planner {
     static func plan(_ source: Graph) throws(ModelError) -> ExecutionPlan {
@@ -35,6 +36,7 @@ enum Planner {
             skipped[index] = true
         }
 
+        let views = RowNarrowing.apply(to: &graph, skipped: skipped)
         let tensorCount = graph.tensors.count
         let nodes = graph.operators
 
@@ -207,6 +209,7 @@ enum Planner {
                 throw .unsupportedOperator(name: node.code.description)
             }
         }
+        for (view, tensor) in views { alias[view] = alias[tensor] }
         return try place(graph, operations: operations, alias: alias, weights: source.tensors.reduce(0) { $0 + ($1.constant?.floats?.count ?? 0) })
     }
 
