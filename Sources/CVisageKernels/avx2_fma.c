@@ -229,53 +229,59 @@ AVX2_INLINE __m256 dw_epilogue(__m256 v, int clamp, __m256 vmin, __m256 vmax, co
     return v;
 }
 
-/// P output pixels × 8 channels of a 3×3 depthwise row, every tap inside the input. `rows` point
-/// at the first pixel's left input column; pixel i reads columns i × S + kx. Each column is
-/// loaded once and multiplied into every output that covers it (S = 1, P = 4: 6 loads per row
-/// instead of 12). The sum runs bias, then taps in order, as the reference. MASKED: the first
-/// n channels only (n < 8).
-AVX2_INLINE void dw3x3_tile(
-    const size_t P, const size_t S, const int MASKED, const float *const *rows, size_t channels,
-    const float *wc, float *out, __m256i mask, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
-    __m256 acc[4];
+/// `count` interior outputs of one 8-channel chunk along the row (MASKED: its first n channels),
+/// columns and outputs `col` floats apart: the chunk's weights stay in registers (or L1, where
+/// the compiler spills them) and the last columns of each input row in a window, so an output
+/// loads S new columns per row. The sum runs bias, then taps in order, as the reference.
+AVX2_INLINE void dw3x3_sweep(
+    const size_t S, const int MASKED, size_t count, const float *const *rows, size_t col, float *out,
+    const float *wc, __m256i mask, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
+    __m256 k[9];
+    UNROLL for (size_t t = 0; t < 9; t++) k[t] = _mm256_loadu_ps(wc + 16 + 16 * t);
     const __m256 bias = _mm256_loadu_ps(wc);
-    UNROLL for (size_t i = 0; i < P; i++) acc[i] = bias;
-    UNROLL for (size_t ky = 0; ky < 3; ky++) {
-        const float *wk = wc + 16 + 48 * ky;
-        const __m256 k0 = _mm256_loadu_ps(wk), k1 = _mm256_loadu_ps(wk + 16), k2 = _mm256_loadu_ps(wk + 32);
-        UNROLL for (size_t j = 0; j < (P - 1) * S + 3; j++) {
-            const float *x = rows[ky] + j * channels;
-            const __m256 v = MASKED ? _mm256_maskload_ps(x, mask) : _mm256_loadu_ps(x);
-            UNROLL for (size_t i = 0; i < P; i++) {
-                if (j == i * S) acc[i] = _mm256_fmadd_ps(v, k0, acc[i]);
-                if (j == i * S + 1) acc[i] = _mm256_fmadd_ps(v, k1, acc[i]);
-                if (j == i * S + 2) acc[i] = _mm256_fmadd_ps(v, k2, acc[i]);
-            }
-        }
+    const float *m0 = rows[0] + col, *m1 = rows[1] + col, *m2 = rows[2] + col;
+    const float *n0 = m0 + col, *n1 = m1 + col, *n2 = m2 + col;
+#define LOAD(p) (MASKED ? _mm256_maskload_ps((p), mask) : _mm256_loadu_ps(p))
+    __m256 a0 = LOAD(rows[0]), a1 = LOAD(rows[1]), a2 = LOAD(rows[2]);
+    __m256 b0 = a0, b1 = a1, b2 = a2;
+    if (S == 1) b0 = LOAD(m0), b1 = LOAD(m1), b2 = LOAD(m2);
+    for (size_t i = 0, in = 0; i < count; i++, in += S * col, out += col) {
+        if (S == 2) b0 = LOAD(m0 + in), b1 = LOAD(m1 + in), b2 = LOAD(m2 + in);
+        const __m256 c0 = LOAD(n0 + in), c1 = LOAD(n1 + in), c2 = LOAD(n2 + in);
+        __m256 acc = _mm256_fmadd_ps(a0, k[0], bias);
+        acc = _mm256_fmadd_ps(b0, k[1], acc);
+        acc = _mm256_fmadd_ps(c0, k[2], acc);
+        acc = _mm256_fmadd_ps(a1, k[3], acc);
+        acc = _mm256_fmadd_ps(b1, k[4], acc);
+        acc = _mm256_fmadd_ps(c1, k[5], acc);
+        acc = _mm256_fmadd_ps(a2, k[6], acc);
+        acc = _mm256_fmadd_ps(b2, k[7], acc);
+        acc = _mm256_fmadd_ps(c2, k[8], acc);
+        acc = dw_epilogue(acc, clamp, vmin, vmax, slopes);
+        if (MASKED) store_n(out, acc, n);
+        else _mm256_storeu_ps(out, acc);
+        if (S == 1) a0 = b0, a1 = b1, a2 = b2, b0 = c0, b1 = c1, b2 = c2;
+        else a0 = c0, a1 = c1, a2 = c2;
     }
-    UNROLL for (size_t i = 0; i < P; i++) {
-        const __m256 v = dw_epilogue(acc[i], clamp, vmin, vmax, slopes);
-        if (MASKED) store_n(out + i * channels, v, n);
-        else _mm256_storeu_ps(out + i * channels, v);
-    }
+#undef LOAD
 }
 
-/// P interior output pixels, all channels; `x` is the first pixel's left input column.
-AVX2_INLINE void dw3x3_pixels(
-    const size_t P, const size_t S, const float *const *rows, size_t x, size_t channels, const float *w,
-    float *out, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
-    const float *r[3] = {rows[0] + x * channels, rows[1] + x * channels, rows[2] + x * channels};
-    size_t c = 0;
-    for (; c + 8 <= channels; c += 8) {
-        const float *rc[3] = {r[0] + c, r[1] + c, r[2] + c};
-        const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;  // this half of its 16-channel group
-        dw3x3_tile(P, S, 0, rc, channels, wc, out + c, lane_mask(8), 8, clamp, vmin, vmax, slopes == NULL ? NULL : slopes + c);
-    }
-    if (c < channels) {
-        const float *rc[3] = {r[0] + c, r[1] + c, r[2] + c};
-        const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;
-        dw3x3_tile(P, S, 1, rc, channels, wc, out + c, lane_mask(channels - c), channels - c, clamp, vmin, vmax,
-                   slopes == NULL ? NULL : slopes + c);
+/// Every interior output of one 8-channel chunk: swept with stride 1 or 2, other strides one
+/// output per sweep.
+AVX2_INLINE void dw3x3_chunk(
+    const int MASKED, size_t count, size_t stride, const float *const *rows, size_t channels, float *out,
+    const float *wc, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
+    const __m256i mask = lane_mask(n);
+    if (stride == 1) {
+        dw3x3_sweep(1, MASKED, count, rows, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
+    } else if (stride == 2) {
+        dw3x3_sweep(2, MASKED, count, rows, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
+    } else {
+        for (size_t i = 0; i < count; i++, out += channels) {
+            const size_t in = i * stride * channels;
+            const float *r[3] = {rows[0] + in, rows[1] + in, rows[2] + in};
+            dw3x3_sweep(1, MASKED, 1, r, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
+        }
     }
 }
 
@@ -299,8 +305,8 @@ static AVX2 void dw3x3_edge_pixel(
     }
 }
 
-/// 3×3 depthwise row: the pixels whose window leaves the row one by one, the rest four at a time
-/// (then singly) with stride 1 and 2 unrolled.
+/// 3×3 depthwise row: the pixels whose window leaves the row one by one, the rest swept 8
+/// channels at a time.
 AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
     size_t pixels, size_t channels, const float *const *rows, size_t input_width, size_t stride,
     size_t pad_left, const float *w, float *output, float min, float max, const float *slopes) {
@@ -315,16 +321,15 @@ AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
         dw3x3_edge_pixel(p, channels, rows, input_width, stride, pad_left, w, output + p * channels, clamp, vmin, vmax, slopes);
     for (size_t p = last; p < pixels; p++)
         dw3x3_edge_pixel(p, channels, rows, input_width, stride, pad_left, w, output + p * channels, clamp, vmin, vmax, slopes);
-    size_t p = first;
-    if (stride == 1) {
-        for (; p + 4 <= last; p += 4)
-            dw3x3_pixels(4, 1, rows, p - pad_left, channels, w, output + p * channels, clamp, vmin, vmax, slopes);
-    } else if (stride == 2) {
-        for (; p + 4 <= last; p += 4)
-            dw3x3_pixels(4, 2, rows, 2 * p - pad_left, channels, w, output + p * channels, clamp, vmin, vmax, slopes);
+    const size_t x = first * stride - pad_left;
+    for (size_t c = 0; c < channels && first < last; c += 8) {
+        const float *rc[3] = {rows[0] + x * channels + c, rows[1] + x * channels + c, rows[2] + x * channels + c};
+        const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;  // this half of its 16-channel group
+        const float *sc = slopes == NULL ? NULL : slopes + c;
+        float *out = output + first * channels + c;
+        if (c + 8 <= channels) dw3x3_chunk(0, last - first, stride, rc, channels, out, wc, 8, clamp, vmin, vmax, sc);
+        else dw3x3_chunk(1, last - first, stride, rc, channels, out, wc, channels - c, clamp, vmin, vmax, sc);
     }
-    for (; p < last; p++)
-        dw3x3_pixels(1, 1, rows, p * stride - pad_left, channels, w, output + p * channels, clamp, vmin, vmax, slopes);
 }
 
 /// The largest input of rows [0, row_count) × columns [begin, end) in the 8 channels from c

@@ -136,7 +136,7 @@ void visage_f32_vprelu_ukernel__avx512_u16(size_t, size_t, const float *, const 
 VISAGE_DECLARE_SET(neon, 6x16)
 #endif
 
-// AVX-512 depthwise and pooling (avx512_dwconv.c).
+// AVX-512 3×3 depthwise (avx512_dwconv.c).
 #if defined(__x86_64__) || defined(__i386__)
 void visage_f32_dwconv_ukernel__avx512_9p16(
     size_t, size_t, const float *const *, size_t, size_t, size_t, const float *, float *, float, float,

@@ -15,7 +15,7 @@ struct DepthwiseConvolutionKernelTests {
     }
 
     /// Channel counts below, at and above the 8- and 16-lane steps (the tail is masked), 3×3
-    /// with stride 1 and 2 and with and without padding, and other kernel sizes (general path).
+    /// with stride 1, 2 and 3 and with and without padding, and other kernel sizes (general path).
     static let cases: [Case] = [
         Case(shape: channelwiseShape(6, 5, channels: 1, output: (6, 5), pad: 1)),
         Case(shape: channelwiseShape(6, 5, channels: 7, output: (6, 5), pad: 1), epilogue: .relu6),
@@ -29,6 +29,7 @@ struct DepthwiseConvolutionKernelTests {
         Case(shape: channelwiseShape(6, 6, channels: 9, output: (6, 6), kernel: 5, pad: 2), epilogue: .prelu),
         Case(shape: channelwiseShape(6, 7, channels: 18, output: (3, 3), kernel: 2, stride: 2)),
         Case(shape: channelwiseShape(2, 2, channels: 5, output: (4, 4), pad: 2)),
+        Case(shape: channelwiseShape(8, 11, channels: 21, output: (3, 4), stride: 3, pad: 1), epilogue: .prelu),
     ]
 
     @Test(arguments: cases, KernelISA.available)
