@@ -76,6 +76,33 @@ AVX512_INLINE void dw3x3_sweep(
     }
 }
 
+/// 8 channels at stride 1: `count` pairs of neighbouring output pixels, one zmm each, the tap
+/// weights repeated in both halves. Pair i reads input pixel pairs 2i, 2i + 1 and 2i + 2; the
+/// even ones are whole 64-byte loads, the odd one is spliced from its neighbours (one shuffle
+/// instead of a load across a cache line).
+AVX512_INLINE void dw3x3_pairs8(
+    size_t count, const float *const *rows, float *out, const __m512 *k, __m512 bias, __m512 slopes, const dw_row *r) {
+    __m512 a0 = _mm512_loadu_ps(rows[0]), a1 = _mm512_loadu_ps(rows[1]), a2 = _mm512_loadu_ps(rows[2]);
+    for (size_t i = 0, in = 16; i < count; i++, in += 16, out += 16) {
+        const __m512 c0 = _mm512_loadu_ps(rows[0] + in), c1 = _mm512_loadu_ps(rows[1] + in);
+        const __m512 c2 = _mm512_loadu_ps(rows[2] + in);
+        const __m512 b0 = _mm512_shuffle_f32x4(a0, c0, _MM_SHUFFLE(1, 0, 3, 2));
+        const __m512 b1 = _mm512_shuffle_f32x4(a1, c1, _MM_SHUFFLE(1, 0, 3, 2));
+        const __m512 b2 = _mm512_shuffle_f32x4(a2, c2, _MM_SHUFFLE(1, 0, 3, 2));
+        __m512 acc = _mm512_fmadd_ps(a0, k[0], bias);
+        acc = _mm512_fmadd_ps(b0, k[1], acc);
+        acc = _mm512_fmadd_ps(c0, k[2], acc);
+        acc = _mm512_fmadd_ps(a1, k[3], acc);
+        acc = _mm512_fmadd_ps(b1, k[4], acc);
+        acc = _mm512_fmadd_ps(c1, k[5], acc);
+        acc = _mm512_fmadd_ps(a2, k[6], acc);
+        acc = _mm512_fmadd_ps(b2, k[7], acc);
+        acc = _mm512_fmadd_ps(c2, k[8], acc);
+        _mm512_storeu_ps(out, dw_epilogue(acc, r->clamp, r->vmin, r->vmax, slopes, r->prelu));
+        a0 = c0, a1 = c1, a2 = c2;
+    }
+}
+
 /// One output pixel whose window leaves the row: taps on columns outside it are skipped.
 static AVX512 void dw3x3_edge_pixel(
     size_t p, const float *const *rows, size_t input_width, size_t stride, size_t pad_left, const float *w,
@@ -118,12 +145,11 @@ AVX512 void visage_f32_dwconv_ukernel__avx512_9p16(
     const float *start[3] = {rows[0] + x * channels, rows[1] + x * channels, rows[2] + x * channels};
     __m512 k[9];
     if (channels == 8 && stride == 1) {
-        // Two neighbouring pixels per zmm, the tap weights repeated in both halves: a stride-2
-        // sweep over 8-float columns. An odd pixel left over takes the 16-channel path below.
+        // Two neighbouring pixels per zmm; an odd pixel left over takes the 16-channel path below.
         for (size_t t = 0; t < 9; t++) k[t] = _mm512_broadcast_f32x8(_mm256_loadu_ps(w + 16 + 16 * t));
         const __m512 bias = _mm512_broadcast_f32x8(_mm256_loadu_ps(w));
         const __m512 s = slopes != NULL ? _mm512_broadcast_f32x8(_mm256_loadu_ps(slopes)) : _mm512_setzero_ps();
-        dw3x3_sweep(2, count / 2, start, 8, output + first * 8, 16, k, bias, s, first_lanes(16), &r);
+        dw3x3_pairs8(count / 2, start, output + first * 8, k, bias, s, &r);
         if (count % 2 == 0) return;
         for (size_t ky = 0; ky < 3; ky++) start[ky] += (count - 1) * 8;
         first = last - 1;
