@@ -84,6 +84,10 @@ package enum KernelBenchmark {
             Layer(name: "short dw 3×3 64×64×24", kind: .depthwise, shape: spatial(64, 24, 24, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
             Layer(name: "1×1 32×32×96→96 (REFERENCE §3)", kind: .convolution, shape: pointwise(32, 96, 96), epilogue: relu),
             Layer(name: "short maxpool 2×2/2 64×64×24", kind: .maxPool, shape: spatial(64, 24, 24, kernel: 2, stride: 2, pad: 0), epilogue: .init()),
+            Layer(name: "full dw 3×3 96×96×32", kind: .depthwise, shape: spatial(96, 32, 32, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
+            Layer(name: "full dw 3×3/2 96×96×32", kind: .depthwise, shape: spatial(96, 32, 32, kernel: 3, stride: 2, pad: 0), epilogue: .init()),
+            Layer(name: "full dw 3×3 48×48×12", kind: .depthwise, shape: spatial(48, 12, 12, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
+            Layer(name: "mesh maxpool 2×2/2 128×128×16", kind: .maxPool, shape: spatial(128, 16, 16, kernel: 2, stride: 2, pad: 0), epilogue: .init()),
             Layer(name: "add+relu 64×64×32", kind: .add, shape: pointwise(64, 32, 32), epilogue: relu),
         ]
     }()
