@@ -80,6 +80,9 @@ def cases(rng):
     case("rows_sliced", [1, 1, 6, 8], sliced_rows(1))
     case("rows_sliced_from_negative_index", [1, 1, 6, 8], sliced_rows(-5))
     case("rows_sliced_after_mean_over_rows", [1, 1, 6, 8], sliced_rows(1, mean_axis=2))
+
+    # TRANSPOSE of the last two axes runs in 4×4 blocks: sizes with every remainder.
+    case("transpose_blocks_and_edges", [2, 9, 7], lambda g, x: g.op("TRANSPOSE", [x, g.constant([0, 2, 1], "i32")], [2, 7, 9]))
     return result
 
 

@@ -5,7 +5,8 @@ import VisageNN
 /// Graph-level rewrites against the same operators run as written by TFLite's reference kernels
 /// (`Scripts/make-fusion-fixtures.py` writes the tiny models and their outputs). The operation
 /// count shows whether the planner fused a pattern or, for a near miss, kept the plain
-/// operators; the multiply-accumulates show how many rows a narrowed convolution computes.
+/// operators; the multiply-accumulates show how many rows a narrowed convolution computes. The
+/// blocked matrix TRANSPOSE is checked here too, on sizes that leave every remainder.
 struct FusionTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
@@ -28,6 +29,7 @@ struct FusionTests {
         Case(name: "rows_sliced", operations: 4, multiplyAccumulates: 3 * 64),
         Case(name: "rows_sliced_from_negative_index", operations: 4, multiplyAccumulates: 6 * 64),
         Case(name: "rows_sliced_after_mean_over_rows", operations: 4, multiplyAccumulates: 6 * 64),
+        Case(name: "transpose_blocks_and_edges", operations: 1),
     ]
 
     @Test(arguments: cases)

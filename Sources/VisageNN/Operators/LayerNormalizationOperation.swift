@@ -29,38 +29,56 @@ struct LayerNormalizationOperation: Operation {
     func run(_ tensors: TensorPointers, threads: Int) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let channels = channels, epsilon = epsilon, scale = 1 / Float(channels)
+        let vectors = channels & ~3, octets = channels & ~7
         gamma.withUnsafeBufferPointer { gamma in
             let gamma = gamma.baseAddress!
-            for row in 0 ..< rows {
-                let from = x + row * channels, to = y + row * channels
-                let mean = Self.sum(channels) { from[$0] } * scale
-                let variance = Self.sum(channels) { (from[$0] - mean) * (from[$0] - mean) } * scale
+            var from = x, to = y
+            for _ in 0 ..< rows {
+                func load(_ index: Int) -> SIMD4<Float> { UnsafeRawPointer(from + index).loadUnaligned(as: SIMD4<Float>.self) }
+                // Sums in eight interleaved partial sums (two vectors), so the adds overlap.
+                var low = SIMD4<Float>(), high = SIMD4<Float>()
+                var index = 0
+                while index < octets {
+                    low += load(index)
+                    high += load(index &+ 4)
+                    index &+= 8
+                }
+                let mean = Self.total(low, high, tail: octets ..< channels) { from[$0] } * scale
+                low = .zero
+                high = .zero
+                index = 0
+                while index < octets {
+                    let (a, b) = (load(index) - mean, load(index &+ 4) - mean)
+                    low += a * a
+                    high += b * b
+                    index &+= 8
+                }
+                let variance = Self.total(low, high, tail: octets ..< channels) { (from[$0] - mean) * (from[$0] - mean) } * scale
                 let inverse = 1 / (variance + epsilon).squareRoot()
                 let negated = -mean
-                for channel in 0 ..< channels {
-                    let s = inverse * gamma[channel]
-                    to[channel] = from[channel] * s + negated * s
+                index = 0
+                while index < vectors {
+                    let s = inverse * UnsafeRawPointer(gamma + index).loadUnaligned(as: SIMD4<Float>.self)
+                    UnsafeMutableRawPointer(to + index).storeBytes(of: load(index) * s + negated * s, as: SIMD4<Float>.self)
+                    index &+= 4
                 }
+                while index < channels {
+                    let s = inverse * gamma[index]
+                    to[index] = from[index] * s + negated * s
+                    index &+= 1
+                }
+                from += channels
+                to += channels
             }
         }
     }
 
-    /// Σ `term(i)` for i in 0..<count, in eight interleaved partial sums so the adds overlap.
+    /// The eight partial sums added pairwise, then the terms of the tail in order.
     @inline(__always)
-    private static func sum(_ count: Int, _ term: (Int) -> Float) -> Float {
-        var partial = SIMD8<Float>()
-        var index = 0
-        while index + 8 <= count {
-            partial += SIMD8(term(index), term(index + 1), term(index + 2), term(index + 3),
-                             term(index + 4), term(index + 5), term(index + 6), term(index + 7))
-            index += 8
-        }
-        let quarter = partial.lowHalf + partial.highHalf
+    private static func total(_ low: SIMD4<Float>, _ high: SIMD4<Float>, tail: Range<Int>, _ term: (Int) -> Float) -> Float {
+        let quarter = low + high
         var total = (quarter.lowHalf + quarter.highHalf).sum()
-        while index < count {
-            total += term(index)
-            index += 1
-        }
+        for index in tail { total += term(index) }
         return total
     }
 }
