@@ -33,11 +33,11 @@ typedef struct {
     __m512 vmin, vmax;
 } dw_row;
 
-/// `count` interior outputs of one 16-lane chunk along the row, columns `col` floats apart and
-/// outputs `out_step` apart: the last columns of each input row stay in registers, so an output
-/// loads S new columns per row. The sum runs bias, then taps in order, as the reference.
+/// `count` interior outputs of one 16-lane chunk along the row, columns and outputs `col` floats
+/// apart: the last columns of each input row stay in registers, so an output loads S new
+/// columns per row. The sum runs bias, then taps in order, as the reference.
 AVX512_INLINE void dw3x3_sweep(
-    const size_t S, size_t count, const float *const *rows, size_t col, float *out, size_t out_step,
+    const size_t S, size_t count, const float *const *rows, size_t col, float *out,
     const __m512 *k, __m512 bias, __m512 slopes, __mmask16 mask, const dw_row *r) {
     const float *m0 = rows[0] + col, *m1 = rows[1] + col, *m2 = rows[2] + col;
     const float *n0 = m0 + col, *n1 = m1 + col, *n2 = m2 + col;
@@ -49,7 +49,7 @@ AVX512_INLINE void dw3x3_sweep(
         b1 = _mm512_maskz_loadu_ps(mask, m1);
         b2 = _mm512_maskz_loadu_ps(mask, m2);
     }
-    for (size_t i = 0, in = 0; i < count; i++, in += S * col, out += out_step) {
+    for (size_t i = 0, in = 0; i < count; i++, in += S * col, out += col) {
         if (S == 2) {
             b0 = _mm512_maskz_loadu_ps(mask, m0 + in);
             b1 = _mm512_maskz_loadu_ps(mask, m1 + in);
@@ -161,13 +161,13 @@ AVX512 void visage_f32_dwconv_ukernel__avx512_9p16(
         const float *rc[3] = {start[0] + c, start[1] + c, start[2] + c};
         const __mmask16 mask = first_lanes(channels - c < 16 ? channels - c : 16);
         float *out = output + first * channels + c;
-        if (stride == 1) dw3x3_sweep(1, last - first, rc, channels, out, channels, k, _mm512_loadu_ps(wc), s, mask, &r);
-        else if (stride == 2) dw3x3_sweep(2, last - first, rc, channels, out, channels, k, _mm512_loadu_ps(wc), s, mask, &r);
+        if (stride == 1) dw3x3_sweep(1, last - first, rc, channels, out, k, _mm512_loadu_ps(wc), s, mask, &r);
+        else if (stride == 2) dw3x3_sweep(2, last - first, rc, channels, out, k, _mm512_loadu_ps(wc), s, mask, &r);
         else {
             for (size_t p = first; p < last; p++, out += channels) {
                 const float *rp[3] = {rc[0] + (p - first) * stride * channels, rc[1] + (p - first) * stride * channels,
                                       rc[2] + (p - first) * stride * channels};
-                dw3x3_sweep(1, 1, rp, channels, out, channels, k, _mm512_loadu_ps(wc), s, mask, &r);
+                dw3x3_sweep(1, 1, rp, channels, out, k, _mm512_loadu_ps(wc), s, mask, &r);
             }
         }
     }
