@@ -117,16 +117,18 @@ void visage_f32_maxpool_ukernel__portable_u16(
     size_t pixels, size_t channels, size_t row_count, const float *const *rows, size_t input_width,
     size_t kernel_width, size_t stride, size_t pad_left, float *output, float min, float max) {
     for (size_t p = 0; p < pixels; p++, output += channels) {
-        for (size_t c = 0; c < channels; c++) {
-            float m = -INFINITY;  // a NaN tap fails the comparison and is passed over
-            for (size_t r = 0; r < row_count; r++) {
-                for (size_t kx = 0; kx < kernel_width; kx++) {
-                    const size_t ix = p * stride + kx - pad_left;  // wraps left of the row
-                    if (ix < input_width && rows[r][ix * channels + c] >= m) m = rows[r][ix * channels + c];
-                }
+        // Tap by tap over all channels (the inner loop vectorises); a NaN tap fails the
+        // comparison and is passed over.
+        for (size_t c = 0; c < channels; c++) output[c] = -INFINITY;
+        for (size_t r = 0; r < row_count; r++) {
+            for (size_t kx = 0; kx < kernel_width; kx++) {
+                const size_t ix = p * stride + kx - pad_left;  // wraps left of the row
+                if (ix >= input_width) continue;
+                const float *x = rows[r] + ix * channels;
+                for (size_t c = 0; c < channels; c++) output[c] = x[c] >= output[c] ? x[c] : output[c];
             }
-            output[c] = clampf(m, min, max);
         }
+        for (size_t c = 0; c < channels; c++) output[c] = clampf(output[c], min, max);
     }
 }
 
