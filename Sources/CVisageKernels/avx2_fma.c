@@ -348,13 +348,10 @@ AVX2_INLINE __m256 max_window(
     return clamp ? _mm256_min_ps(vmax, _mm256_max_ps(vmin, m)) : m;
 }
 
-/// One output pixel over rows × columns [begin, end) of the input, all channels. ROWS and
-/// COLUMNS (0: given at run time) fix the 2×2 windows of the models' pools, so their loops unroll.
+/// One output pixel over rows × columns [begin, end) of the input, all channels.
 AVX2_INLINE void maxpool_pixel(
-    const size_t ROWS, const size_t COLUMNS, size_t row_count, const float *const *rows, size_t begin, size_t end,
-    size_t channels, float *out, int clamp, __m256 vmin, __m256 vmax) {
-    if (ROWS != 0) row_count = ROWS;
-    if (COLUMNS != 0) end = begin + COLUMNS;
+    size_t row_count, const float *const *rows, size_t begin, size_t end, size_t channels, float *out, int clamp,
+    __m256 vmin, __m256 vmax) {
     size_t c = 0;
     for (; c + 8 <= channels; c += 8)
         _mm256_storeu_ps(out + c, max_window(0, row_count, rows, begin, end, channels, c, lane_mask(8), clamp, vmin, vmax));
@@ -364,20 +361,54 @@ AVX2_INLINE void maxpool_pixel(
     }
 }
 
-/// Max pooling of one output row: per pixel, the window's columns inside the row.
+/// `count` 2×2 windows at stride 2 inside the input, one 8-channel chunk (MASKED: its first n)
+/// along the row: the models' pools, without per-pixel window arithmetic.
+AVX2_INLINE void maxpool2x2_chunk(
+    const int MASKED, size_t count, const float *r0, const float *r1, size_t channels, float *out, __m256i mask,
+    size_t n, int clamp, __m256 vmin, __m256 vmax) {
+#define LOAD(p) (MASKED ? _mm256_maskload_ps((p), mask) : _mm256_loadu_ps(p))
+    for (size_t i = 0, in = 0; i < count; i++, in += 2 * channels, out += channels) {
+        __m256 m = _mm256_max_ps(LOAD(r0 + in), _mm256_set1_ps(-INFINITY));  // each tap first: NaN passed over
+        m = _mm256_max_ps(LOAD(r0 + in + channels), m);
+        m = _mm256_max_ps(LOAD(r1 + in), m);
+        m = _mm256_max_ps(LOAD(r1 + in + channels), m);
+        if (clamp) m = _mm256_min_ps(vmax, _mm256_max_ps(vmin, m));
+        if (MASKED) store_n(out, m, n);
+        else _mm256_storeu_ps(out, m);
+    }
+#undef LOAD
+}
+
+/// Max pooling of one output row: per pixel, the window's columns inside the row; 2×2 windows at
+/// stride 2 inside the input chunk by chunk along the row.
 AVX2 void visage_f32_maxpool_ukernel__avx2_fma_u16(
     size_t pixels, size_t channels, size_t row_count, const float *const *rows, size_t input_width,
     size_t kernel_width, size_t stride, size_t pad_left, float *output, float min, float max) {
     const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
     const int clamp = min > -INFINITY || max < INFINITY;
-    for (size_t p = 0; p < pixels; p++, output += channels) {
+    size_t first = 0, last = 0;  // pixels taken by maxpool2x2_chunk
+    if (row_count == 2 && kernel_width == 2 && stride == 2 && input_width + pad_left >= 2) {
+        first = (pad_left + 1) / 2;
+        last = (input_width + pad_left - 2) / 2 + 1;
+        if (last > pixels) last = pixels;
+        if (first > last) first = last;
+        const size_t x = 2 * first - pad_left;
+        for (size_t c = 0; c < channels && first < last; c += 8) {
+            const float *r0 = rows[0] + x * channels + c, *r1 = rows[1] + x * channels + c;
+            float *out = output + first * channels + c;
+            if (c + 8 <= channels)
+                maxpool2x2_chunk(0, last - first, r0, r1, channels, out, lane_mask(8), 8, clamp, vmin, vmax);
+            else
+                maxpool2x2_chunk(1, last - first, r0, r1, channels, out, lane_mask(channels - c), channels - c, clamp, vmin, vmax);
+        }
+    }
+    for (size_t p = 0; p < pixels; p++) {
+        if (p == first && first < last) p = last;
+        if (p == pixels) break;
         const size_t left = p * stride, right = left + kernel_width;  // columns + pad_left
         const size_t begin = left > pad_left ? left - pad_left : 0;
         const size_t end = right > pad_left + input_width ? input_width : right > pad_left ? right - pad_left : 0;
-        if (row_count == 2 && end == begin + 2)
-            maxpool_pixel(2, 2, row_count, rows, begin, end, channels, output, clamp, vmin, vmax);
-        else
-            maxpool_pixel(0, 0, row_count, rows, begin, end, channels, output, clamp, vmin, vmax);
+        maxpool_pixel(row_count, rows, begin, end, channels, output + p * channels, clamp, vmin, vmax);
     }
 }
 
