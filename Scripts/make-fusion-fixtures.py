@@ -81,6 +81,22 @@ def cases(rng):
     case("rows_sliced_from_negative_index", [1, 1, 6, 8], sliced_rows(-5))
     case("rows_sliced_after_mean_over_rows", [1, 1, 6, 8], sliced_rows(1, mean_axis=2))
 
+    # Rows of a TRANSPOSE are the channels of the convolution before it: the slice needs 2 of 5.
+    filters, shifts = own.normal(size=(5, 1, 1, 8)).astype(np.float32), own.normal(size=5).astype(np.float32)
+
+    def transposed_rows(read_twice):
+        def build(g, x):
+            convolved = g.op("CONV_2D", [x, g.constant(filters), g.constant(shifts)], [1, 1, 6, 5], padding=nn_fixtures.VALID, stride_w=1, stride_h=1)
+            def sliced():
+                swapped = g.op("TRANSPOSE", [convolved, g.constant([0, 1, 3, 2], "i32")], [1, 1, 5, 6])
+                return g.op("STRIDED_SLICE", [swapped, g.constant([0, 0, 0, 0], "i32"), g.constant([0, 0, 2, 0], "i32"),
+                                              g.constant([1, 1, 1, 1], "i32")], [1, 1, 2, 6], begin_mask=0b1011, end_mask=0b1011)
+            first = sliced()
+            return g.op("ADD", [first, sliced()], [1, 1, 2, 6]) if read_twice else first
+        return build
+    case("transposed_rows_sliced", [1, 1, 6, 8], transposed_rows(False))
+    case("transposed_rows_sliced_convolution_read_twice", [1, 1, 6, 8], transposed_rows(True))
+
     # TRANSPOSE of the last two axes runs in 4×4 blocks: sizes with every remainder.
     case("transpose_blocks_and_edges", [2, 9, 7], lambda g, x: g.op("TRANSPOSE", [x, g.constant([0, 2, 1], "i32")], [2, 7, 9]))
     return result

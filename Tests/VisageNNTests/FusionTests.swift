@@ -5,14 +5,14 @@ import VisageNN
 /// Graph-level rewrites against the same operators run as written by TFLite's reference kernels
 /// (`Scripts/make-fusion-fixtures.py` writes the tiny models and their outputs). The operation
 /// count shows whether the planner fused a pattern or, for a near miss, kept the plain
-/// operators; the multiply-accumulates show how many rows a narrowed convolution computes. The
+/// operators; the multiply-accumulates show how many rows or channels a narrowed convolution computes. The
 /// blocked matrix TRANSPOSE is checked here too, on sizes that leave every remainder.
 struct FusionTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         /// Operations in the plan: 1 when a layer normalisation became one operation.
         var operations: Int
-        /// Per run: 8×8 per row of the narrowing cases' convolution, 6 rows unless narrowed.
+        /// Per run, of the narrowing cases' convolution.
         var multiplyAccumulates = 0
         var testDescription: String { name }
     }
@@ -29,6 +29,9 @@ struct FusionTests {
         Case(name: "rows_sliced", operations: 4, multiplyAccumulates: 3 * 64),
         Case(name: "rows_sliced_from_negative_index", operations: 4, multiplyAccumulates: 6 * 64),
         Case(name: "rows_sliced_after_mean_over_rows", operations: 4, multiplyAccumulates: 6 * 64),
+        // Convolution 8→5 channels over 6 pixels, TRANSPOSE, STRIDED_SLICE of 2 rows: 2 channels computed.
+        Case(name: "transposed_rows_sliced", operations: 3, multiplyAccumulates: 6 * 8 * 2),
+        Case(name: "transposed_rows_sliced_convolution_read_twice", operations: 6, multiplyAccumulates: 6 * 8 * 5),
         Case(name: "transpose_blocks_and_edges", operations: 1),
     ]
 

@@ -8,6 +8,10 @@
 /// rewritten to compute that many rows. Its other operands are read through views: tensors
 /// that share the first rows of a full tensor's memory.
 ///
+/// A TRANSPOSE of the last two axes turns rows into the channels of its input: when that input
+/// is a convolution's output read by nothing else, the convolution computes only those first
+/// output channels (the last block's token-mixing convolution: 2 of 97).
+///
 /// Rows are the second-to-last axis of a tensor whose earlier axes are all 1, so the first rows
 /// are a prefix of its memory. Model outputs, and tensors read by anything else, stay whole.
 enum RowNarrowing {
@@ -18,8 +22,19 @@ enum RowNarrowing {
         for output in graph.outputs { demand[output] = whole }
         /// Operator → (rows it computes, positions of its inputs read row by row).
         var narrowed: [Int: (rows: Int, inputs: [Int])] = [:]
+        /// TRANSPOSE → (the convolution before it, the channels it computes).
+        var transposed: [Int: (convolution: Int, channels: Int)] = [:]
+        var readers = Array(repeating: 0, count: graph.tensors.count)
+        var producer = [Int?](repeating: nil, count: graph.tensors.count)
+        for (index, node) in graph.operators.enumerated() where !skipped[index] {
+            for input in Set(node.inputs) where input >= 0 { readers[input] += 1 }
+            for output in node.outputs { producer[output] = index }
+        }
         for (index, node) in graph.operators.enumerated().reversed() where !skipped[index] {
-            if let positions = rowInputs(node, graph), let rows = rows(graph.tensors[node.outputs[0]].shape) {
+            if let convolution = transposedConvolution(node, graph, producer: producer, readers: readers, demand: demand) {
+                transposed[index] = convolution
+                demand[node.inputs[0]] = whole
+            } else if let positions = rowInputs(node, graph), let rows = rows(graph.tensors[node.outputs[0]].shape) {
                 let needed = min(max(demand[node.outputs[0]], 1), rows)
                 if needed < rows { narrowed[index] = (needed, positions) }
                 for (position, input) in node.inputs.enumerated() where input >= 0 {
@@ -35,6 +50,20 @@ enum RowNarrowing {
         for (index, (rows, _)) in narrowed {
             let output = graph.operators[index].outputs[0]
             graph.tensors[output].shape[graph.tensors[output].shape.count - 2] = rows
+        }
+        for (index, (convolution, channels)) in transposed {
+            let output = graph.operators[index].outputs[0]
+            graph.tensors[output].shape[graph.tensors[output].shape.count - 2] = channels
+            let node = graph.operators[convolution]
+            graph.tensors[node.outputs[0]].shape[3] = channels
+            for position in 1 ..< min(node.inputs.count, 3) where node.inputs[position] >= 0 {
+                let tensor = graph.tensors[node.inputs[position]]
+                guard let values = tensor.constant?.floats else { continue }
+                graph.operators[convolution].inputs[position] = graph.tensors.count
+                graph.tensors.append(GraphTensor(
+                    name: "\(tensor.name)[..<\(channels)]", shape: [channels] + tensor.shape.dropFirst(), type: tensor.type,
+                    constant: .floats(Array(values.prefix(values.count / tensor.shape[0] * channels)))))
+            }
         }
         var views: [Int: Int] = [:]
         var existing: [[Int]: Int] = [:]
@@ -58,6 +87,36 @@ enum RowNarrowing {
             }
         }
         return views
+    }
+
+    /// The convolution before `node` and how many of its output channels to compute, when `node`
+    /// swaps the last two axes, fewer rows of its output are read than it has, and it alone reads
+    /// the convolution's output.
+    private static func transposedConvolution(
+        _ node: GraphOperator, _ graph: Graph, producer: [Int?], readers: [Int], demand: [Int]
+    ) -> (convolution: Int, channels: Int)? {
+        guard node.code == .transpose, node.inputs.count == 2, node.outputs.count == 1, node.inputs.allSatisfy({ $0 >= 0 }),
+              let rows = rows(graph.tensors[node.outputs[0]].shape),
+              let permutation = graph.tensors[node.inputs[1]].constant?.integers
+        else { return nil }
+        let input = node.inputs[0], rank = graph.tensors[input].shape.count
+        let channels = min(max(demand[node.outputs[0]], 1), rows)
+        guard channels < rows, rank == 4, permutation == [0, 1, 3, 2], readers[input] == 1, !graph.outputs.contains(input),
+              let convolution = producer[input], graph.operators[convolution].code == .conv2D
+        else { return nil }
+        let convolutionNode = graph.operators[convolution]
+        guard convolutionNode.inputs.count >= 2, convolutionNode.inputs.count <= 3, convolutionNode.outputs == [input],
+              graph.tensors[input].shape[3] == rows
+        else { return nil }
+        // Filters [out, h, w, in] and the bias [out], both constants with one entry per output channel.
+        for position in 1 ..< convolutionNode.inputs.count {
+            let tensor = convolutionNode.inputs[position]
+            if position == 2, tensor < 0 { continue }
+            guard tensor >= 0, let values = graph.tensors[tensor].constant?.floats, graph.tensors[tensor].shape.first == rows,
+                  graph.tensors[tensor].shape.count == (position == 1 ? 4 : 1), values.count == graph.tensors[tensor].elementCount
+            else { return nil }
+        }
+        return (convolution, channels)
     }
 
     /// Rows of a tensor of `shape` whose axes before the second-to-last are all 1.
