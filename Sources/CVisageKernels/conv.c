@@ -1,8 +1,8 @@
 // Convolution as implicit GEMM: weights packed once into panels of 16 output channels, then
 // each tile of MR output pixels gathers one input pointer per pixel and tap (padding taps
-// point at zeros) and runs the set's microkernel over every panel. When a tile's windows lie
-// inside the input rows, a kernel row's taps are consecutive memory and become one tap of
-// kernel_width × input_channels. A 1×1 convolution is the same with one tap: a plain
+// point at zeros) and runs the set's microkernel over every panel. A kernel row's taps are
+// consecutive memory and become one tap of kernel_width × input_channels; a short kernel row
+// that crosses a padding column is first copied with its zeros into a scratch row. A 1×1 convolution is the same with one tap: a plain
 // register-blocked GEMM. A tile of one pixel (a 1×1 output, a row range's last pixel) is a GEMV.
 #include "kernels.h"
 
@@ -40,6 +40,12 @@ void visage_f32_conv_pack(
 // Pointer arrays up to this many entries live on the stack; larger kernels allocate.
 #define STACK_POINTERS 1536
 
+// Kernel rows of at most EDGE_ROW_MAX floats (kernel_width × input_channels), in kernels of at most
+// EDGE_ROWS rows, that cross a padding column are copied with zeros into a scratch row, so the
+// tile keeps one tap per kernel row instead of one per pixel of the window.
+#define EDGE_ROW_MAX 64
+#define EDGE_ROWS 5
+
 /// The tiles of output rows [row_begin, row_end), for a compile-time `mr_max` (the set's MR) so
 /// the per-tile pointer set-up unrolls: with short windows it costs as much as the tile's FMAs.
 static inline __attribute__((always_inline)) void conv_tiles(
@@ -53,6 +59,7 @@ static inline __attribute__((always_inline)) void conv_tiles(
     // A 1×1, stride 1, unpadded convolution over the same extent reads pixel p for output p.
     const int pointwise = ks == 1 && sy == 1 && sx == 1 && g->pad_top == 0 && g->pad_left == 0
         && ih == g->output_height && iw == ow;
+    float edge[VISAGE_CONV_MR_MAX * EDGE_ROWS * EDGE_ROW_MAX];
 
     const size_t end = row_end * ow;
     size_t tile_y = row_begin, tile_x = 0;  // the tile's first pixel, advanced without division
@@ -79,6 +86,7 @@ static inline __attribute__((always_inline)) void conv_tiles(
             // the input wraps to a huge value and fails the bounds tests.
             size_t ys[VISAGE_CONV_MR_MAX], xs[VISAGE_CONV_MR_MAX];
             int rows_inside = 1;  // every pixel's kernel rows lie wholly inside the input row
+            const int edge_copies = kw * ic <= EDGE_ROW_MAX && kh <= EDGE_ROWS;
             int all_rows = 1;     // and every kernel row lies inside the input
             size_t oy = tile_y, ox = tile_x;
             for (size_t i = 0; i < mr_max; i++) {
@@ -91,14 +99,29 @@ static inline __attribute__((always_inline)) void conv_tiles(
                     oy++;
                 }
             }
-            if (rows_inside) {
+            if (rows_inside || edge_copies) {
                 // The kw taps of a kernel row are kw × ic consecutive floats, in the packed
-                // order: one tap per kernel row. Rows outside the input read `zeros`.
+                // order: one tap per kernel row. Rows outside the input read `zeros`; rows that
+                // cross a padding column are copied into `edge` with zeros in the padding.
                 taps = kh;
                 depth = kw * ic;
                 for (size_t i = 0; i < mr_max; i++) {
                     const float *row = input + (ys[i] * iw + xs[i]) * ic;
-                    if (all_rows) {
+                    if (!(xs[i] < iw && xs[i] + kw <= iw)) {
+                        for (size_t ky = 0; ky < kh; ky++) {
+                            const size_t iy = ys[i] + ky;
+                            if (iy >= ih) {
+                                a[ky * mr_max + i] = zeros;
+                                continue;
+                            }
+                            float *copy = edge + (i * EDGE_ROWS + ky) * EDGE_ROW_MAX;
+                            for (size_t kx = 0; kx < kw; kx++) {
+                                const size_t ix = xs[i] + kx;
+                                for (size_t k = 0; k < ic; k++) copy[kx * ic + k] = ix < iw ? input[(iy * iw + ix) * ic + k] : 0.0f;
+                            }
+                            a[ky * mr_max + i] = copy;
+                        }
+                    } else if (all_rows) {
                         for (size_t ky = 0; ky < kh; ky++, row += row_stride) a[ky * mr_max + i] = row;
                     } else {
                         for (size_t ky = 0; ky < kh; ky++) {
