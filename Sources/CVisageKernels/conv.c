@@ -2,8 +2,9 @@
 // each tile of MR output pixels gathers one input pointer per pixel and tap (padding taps
 // point at zeros) and runs the set's microkernel over every panel. A kernel row's taps are
 // consecutive memory and become one tap of kernel_width × input_channels; a short kernel row
-// that crosses a padding column is first copied with its zeros into a scratch row. A 1×1 convolution is the same with one tap: a plain
-// register-blocked GEMM. A tile of one pixel (a 1×1 output, a row range's last pixel) is a GEMV.
+// that crosses a padding column is first copied with its zeros into a scratch row. A 1×1
+// convolution is the same with one tap: a plain register-blocked GEMM. A tile of one pixel
+// (a 1×1 output, a row range's last pixel) is a GEMV.
 #include "kernels.h"
 
 #include <stdlib.h>
