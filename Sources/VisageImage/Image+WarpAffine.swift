@@ -8,71 +8,87 @@ extension Image {
     /// whatever the pixel format (gray replicated, alpha dropped, BGRA swizzled), mapping 0…255 linearly
     /// onto `valueRange`. Orientation is ignored: the transform addresses the stored pixels.
     ///
+    /// With `roundedToLevels`, each sample is first rounded to a whole level in 0…255 (ties to even), as a
+    /// warp into 8-bit pixels stores it (OpenCV's `saturate_cast`), and level `n` becomes
+    /// `lower + n / 255 · (upper − lower)`: the input a pipeline that warps 8-bit images and then scales
+    /// them would give.
+    ///
     /// - Precondition: `tensor.count ≥ width × height × 3`, `width` and `height` positive.
-    /// - Complexity: O(width × height); no allocation.
+    /// - Complexity: O(width × height), one pass over the tensor; no allocation.
     public func warpAffine(
         into tensor: UnsafeMutableBufferPointer<Float>, width outWidth: Int, height outHeight: Int,
-        transform: PixelTransform, valueRange: ClosedRange<Float>, border: WarpBorder = .zero
+        transform: PixelTransform, valueRange: ClosedRange<Float>, border: WarpBorder = .zero, roundedToLevels: Bool = false
     ) {
         precondition(outWidth > 0 && outHeight > 0, "warp size \(outWidth)×\(outHeight) must be positive")
         precondition(tensor.count >= outWidth * outHeight * 3, "tensor of \(tensor.count) floats is smaller than \(outWidth)×\(outHeight)×3")
-        let scale = (valueRange.upperBound - valueRange.lowerBound) / 255
-        let offset = valueRange.lowerBound
-        let replicate = border == .replicate
-        let (maxX, maxY) = (Double(width - 1), Double(height - 1))
+        let mapping = LevelMapping(valueRange: valueRange, rounded: roundedToLevels)
         withExtendedLifetime(storage) {
-            let source = WarpSource(image: self)
-            var output = tensor.baseAddress!
-            /// The sample at output column `x` of a row, in Double coordinates, with any border.
-            func general(_ x: Int, rowX: Double, rowY: Double) -> SIMD3<Float> {
-                var sx = rowX + transform.a * Double(x)
-                var sy = rowY + transform.c * Double(x)
-                if replicate {
-                    // Clamping the point samples exactly what clamping each neighbour would.
-                    sx = sx.isNaN ? 0 : min(max(sx, 0), maxX)
-                    sy = sy.isNaN ? 0 : min(max(sy, 0), maxY)
-                }
-                // NaN and far-away coordinates sample the zero border.
-                guard sx > -1, sy > -1, sx < maxX + 1, sy < maxY + 1 else { return SIMD3() }
-                // floor(s) as the truncation of s + 1, minus 1: exact here since s > −1, and no libm call.
-                let x0 = Int(sx + 1) - 1, y0 = Int(sy + 1) - 1
-                let fx = Float(sx - Double(x0)), fy = Float(sy - Double(y0))
-                let weights = SIMD4((1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
-                return source.sample(x0: x0, y0: y0, weights: weights, replicate: replicate)
-            }
-            func store(_ rgb: SIMD3<Float>) {
-                let value = rgb * scale + offset
-                output[0] = value.x
-                output[1] = value.y
-                output[2] = value.z
-                output += 3
-            }
+            let source = WarpSource(image: self, border: border)
             let stepX = FixedPoint(transform.a), stepY = FixedPoint(transform.c)
+            var output = tensor.baseAddress!
             for y in 0..<outHeight {
                 // Along a row the sample point moves by (a, c) per pixel.
                 let rowX = transform.b * Double(y) + transform.tx
                 let rowY = transform.d * Double(y) + transform.ty
-                // The columns whose 2×2 neighbourhood lies inside the image run in 32.32 fixed point:
-                // integer steps, no conversions or bounds checks (position error at most width × 2⁻³² pixel).
+                // A row wholly above or below a zero border (a letterbox's bands) is one value.
+                let lastY = rowY + transform.c * Double(outWidth - 1)
+                if border == .zero, max(rowY, lastY) <= -1 || min(rowY, lastY) >= Double(source.maxY) + 1 {
+                    let value = mapping(.zero)
+                    for _ in 0..<outWidth {
+                        WarpSource.store(value, output)
+                        output += 3
+                    }
+                    continue
+                }
+                // The columns whose neighbourhood lies inside the image run in 32.32 fixed point: integer
+                // steps, no conversions or bounds checks (position error at most width × 2⁻³² pixel).
                 var interior = 0..<0
                 if let stepX, let stepY, let startX = FixedPoint(rowX), let startY = FixedPoint(rowY), source.allowsFixedPoint {
                     interior = FixedPoint.span(start: startX, step: stepX, below: source.maxX, count: outWidth)
                         .clamped(to: FixedPoint.span(start: startY, step: stepY, below: source.maxY, count: outWidth))
                     if !interior.isEmpty {
-                        for x in 0..<interior.lowerBound { store(general(x, rowX: rowX, rowY: rowY)) }
-                        var fx = startX.value &+ stepX.value &* Int64(interior.lowerBound)
-                        var fy = startY.value &+ stepY.value &* Int64(interior.lowerBound)
-                        for _ in interior {
-                            source.interiorSample(fx: fx, fy: fy, scale: scale, offset: offset, into: output)
+                        for x in 0..<interior.lowerBound {
+                            source.general(x, rowX: rowX, rowY: rowY, transform: transform, mapping: mapping, into: output)
                             output += 3
-                            fx &+= stepX.value
-                            fy &+= stepY.value
                         }
+                        let fx = startX.value &+ stepX.value &* Int64(interior.lowerBound)
+                        let fy = startY.value &+ stepY.value &* Int64(interior.lowerBound)
+                        source.interiorRun(
+                            count: interior.count, fx: fx, fy: fy, stepX: stepX.value, stepY: stepY.value, mapping: mapping,
+                            into: output)
+                        output += 3 * interior.count
                     }
                 }
-                for x in (interior.isEmpty ? 0 : interior.upperBound)..<outWidth { store(general(x, rowX: rowX, rowY: rowY)) }
+                for x in (interior.isEmpty ? 0 : interior.upperBound)..<outWidth {
+                    source.general(x, rowX: rowX, rowY: rowY, transform: transform, mapping: mapping, into: output)
+                    output += 3
+                }
             }
         }
+    }
+}
+
+/// 0…255 samples onto the tensor's value range, rounded to whole levels first or not.
+private struct LevelMapping {
+    let scale: Float
+    let offset: Float
+    let rounded: Bool
+    let span: Float
+
+    init(valueRange: ClosedRange<Float>, rounded: Bool) {
+        span = valueRange.upperBound - valueRange.lowerBound
+        scale = span / 255
+        offset = valueRange.lowerBound
+        self.rounded = rounded
+    }
+
+    @inline(__always) func callAsFunction(_ value: SIMD4<Float>) -> SIMD4<Float> {
+        guard rounded else { return value * scale + offset }
+        // Adding and removing 2²³ rounds a value in 0…2²² to an integer, ties to even, in two vector
+        // instructions where `rounded(.toNearestOrEven)` is a libm call per value without SSE4.1. Samples
+        // are weighted means of 0…255, so no clamping is needed.
+        let level = (value + 0x1p23) - 0x1p23
+        return level / 255 * span + offset
     }
 }
 
@@ -109,7 +125,7 @@ private struct FixedPoint {
     private static func ceilingDivide(_ a: Int64, _ b: Int64) -> Int64 { -floorDivide(-a, b) }
 }
 
-/// The stored pixels as the warp reads them: RGB offsets resolved once per call.
+/// The stored pixels as the warp reads them: layout resolved once per call.
 private struct WarpSource {
     let pixels: UnsafePointer<UInt8>
     let stride: Int
@@ -117,61 +133,152 @@ private struct WarpSource {
     let (r, g, b): (Int, Int, Int)
     let maxX: Int
     let maxY: Int
+    let replicate: Bool
 
     /// Fixed-point positions shifted by 32 bits must not overflow.
     var allowsFixedPoint: Bool { maxX < 1 << 29 && maxY < 1 << 29 }
 
-    init(image: Image) {
+    init(image: Image, border: WarpBorder) {
         pixels = UnsafePointer(image.storage.base.assumingMemoryBound(to: UInt8.self))
         stride = image.bytesPerRow
         step = image.pixelFormat.bytesPerPixel
         (r, g, b) = image.pixelFormat.rgbOffsets
         (maxX, maxY) = (image.width - 1, image.height - 1)
+        replicate = border == .replicate
     }
 
-    @inline(__always) func rgb(_ x: Int, _ y: Int) -> SIMD3<Float> {
+    @inline(__always) func rgb(_ x: Int, _ y: Int) -> SIMD4<Float> {
         let p = pixels + y * stride + x * step
-        return SIMD3(Float(p[r]), Float(p[g]), Float(p[b]))
+        return SIMD4(Float(p[r]), Float(p[g]), Float(p[b]), 0)
     }
 
-    /// The weighted sum of the 2×2 neighbourhood at (x0, y0); at the edge, neighbours outside are clamped
-    /// (replicate) or contribute 0.
-    @inline(__always) func sample(x0: Int, y0: Int, weights: SIMD4<Float>, replicate: Bool) -> SIMD3<Float> {
+    @inline(__always) static func store(_ value: SIMD4<Float>, _ output: UnsafeMutablePointer<Float>) {
+        output[0] = value.x
+        output[1] = value.y
+        output[2] = value.z
+    }
+
+    /// Writes the sample at output column `x` of a row, in Double coordinates, with any border.
+    func general(
+        _ x: Int, rowX: Double, rowY: Double, transform: PixelTransform, mapping: LevelMapping, into output: UnsafeMutablePointer<Float>
+    ) {
+        var sx = rowX + transform.a * Double(x)
+        var sy = rowY + transform.c * Double(x)
+        if replicate {
+            // Clamping the point samples exactly what clamping each neighbour would.
+            sx = sx.isNaN ? 0 : min(max(sx, 0), Double(maxX))
+            sy = sy.isNaN ? 0 : min(max(sy, 0), Double(maxY))
+        }
+        // NaN and far-away coordinates sample the zero border.
+        guard sx > -1, sy > -1, sx < Double(maxX) + 1, sy < Double(maxY) + 1 else {
+            Self.store(mapping(.zero), output)
+            return
+        }
+        // floor(s) as the truncation of s + 1, minus 1: exact here since s > −1, and no libm call.
+        let x0 = Int(sx + 1) - 1, y0 = Int(sy + 1) - 1
+        let fx = Float(sx - Double(x0)), fy = Float(sy - Double(y0))
+        let weights = SIMD4((1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
+        var sum = SIMD4<Float>()
         if x0 >= 0, y0 >= 0, x0 < maxX, y0 < maxY {
-            return weights[0] * rgb(x0, y0) + weights[1] * rgb(x0 + 1, y0)
-                + weights[2] * rgb(x0, y0 + 1) + weights[3] * rgb(x0 + 1, y0 + 1)
-        }
-        return edge(x0: x0, y0: y0, weights: weights, replicate: replicate)
-    }
-
-    /// Writes the mapped sample at a 32.32 fixed-point position whose neighbourhood is known to be inside.
-    /// Scalar per channel: cheaper here than packing bytes into SIMD vectors.
-    @inline(__always) func interiorSample(fx: Int64, fy: Int64, scale: Float, offset: Float, into output: UnsafeMutablePointer<Float>) {
-        let (x0, y0) = (Int(truncatingIfNeeded: fx >> 32), Int(truncatingIfNeeded: fy >> 32))
-        let wx = Float(UInt32(truncatingIfNeeded: fx)) * 0x1p-32, wy = Float(UInt32(truncatingIfNeeded: fy)) * 0x1p-32
-        let w11 = wx * wy, w10 = wx - w11, w01 = wy - w11, w00 = 1 - wx - w01
-        let p = pixels + y0 * stride + x0 * step
-        let q = p + stride
-        @inline(__always) func channel(_ c: Int) -> Float {
-            let top = w00 * Float(p[c]) + w10 * Float(p[step + c])
-            return (top + w01 * Float(q[c]) + w11 * Float(q[step + c])) * scale + offset
-        }
-        output[0] = channel(r)
-        output[1] = channel(g)
-        output[2] = channel(b)
-    }
-
-    func edge(x0: Int, y0: Int, weights: SIMD4<Float>, replicate: Bool) -> SIMD3<Float> {
-        var sum = SIMD3<Float>()
-        for corner in 0..<4 {
-            var (x, y) = (x0 + corner & 1, y0 + corner >> 1)
-            if replicate {
-                (x, y) = (min(max(x, 0), maxX), min(max(y, 0), maxY))
-            } else if x < 0 || y < 0 || x > maxX || y > maxY {
-                continue
+            sum = weights[0] * rgb(x0, y0) + weights[1] * rgb(x0 + 1, y0) + weights[2] * rgb(x0, y0 + 1) + weights[3] * rgb(x0 + 1, y0 + 1)
+        } else {
+            // At the edge, neighbours outside are clamped (replicate) or contribute 0.
+            for corner in 0..<4 {
+                var (x, y) = (x0 + corner & 1, y0 + corner >> 1)
+                if replicate {
+                    (x, y) = (min(max(x, 0), maxX), min(max(y, 0), maxY))
+                } else if x < 0 || y < 0 || x > maxX || y > maxY {
+                    continue
+                }
+                sum += weights[corner] * rgb(x, y)
             }
-            sum += weights[corner] * rgb(x, y)
         }
-        return sum
+        Self.store(mapping(sum), output)
+    }
+
+    /// Writes `count` samples from the 32.32 fixed-point position (`fx`, `fy`) on, stepping by
+    /// (`stepX`, `stepY`), all with their 2×2 neighbourhood inside the image.
+    ///
+    /// Four pixels at a time, one vector lane each: the bilinear weights and each channel's sum are
+    /// vector operations, the same per lane as one pixel's scalar ones; only the 16 pixel reads are
+    /// scalar.
+    func interiorRun(
+        count: Int, fx: Int64, fy: Int64, stepX: Int64, stepY: Int64, mapping: LevelMapping, into output: UnsafeMutablePointer<Float>
+    ) {
+        var (fx, fy, output) = (fx, fy, output)
+        var done = 0
+        if step > 1 {
+            // A pixel's first four bytes hold R, G and B at these bit offsets. A 3-byte pixel's right
+            // neighbour is read from one byte earlier, so the read never passes the row's last pixel.
+            let shifts = SIMD4<UInt32>(UInt32(8 * r), UInt32(8 * g), UInt32(8 * b), 0)
+            let rightBack = step == 3 ? 1 : 0
+            let rightShifts = shifts &+ UInt32(8 * rightBack)
+            while done + 4 <= count {
+                var (xs, ys) = (SIMD4<Int64>(), SIMD4<Int64>())
+                for lane in 0..<4 {
+                    (xs[lane], ys[lane]) = (fx, fy)
+                    fx &+= stepX
+                    fy &+= stepY
+                }
+                writeFour(xs: xs, ys: ys, shifts: shifts, rightBack: rightBack, rightShifts: rightShifts, mapping: mapping, into: output)
+                output += 12
+                done += 4
+            }
+        }
+        // The rest, and gray images, one pixel at a time.
+        while done < count {
+            let (x0, y0) = (Int(truncatingIfNeeded: fx >> 32), Int(truncatingIfNeeded: fy >> 32))
+            let wx = Float(UInt32(truncatingIfNeeded: fx)) * 0x1p-32, wy = Float(UInt32(truncatingIfNeeded: fy)) * 0x1p-32
+            let w11 = wx * wy, w10 = wx - w11, w01 = wy - w11, w00 = 1 - wx - w01
+            let p = pixels + y0 * stride + x0 * step
+            let q = p + stride
+            let top = w00 * rgb(p) + w10 * rgb(p + step)
+            Self.store(mapping(top + w01 * rgb(q) + w11 * rgb(q + step)), output)
+            output += 3
+            fx &+= stepX
+            fy &+= stepY
+            done += 1
+        }
+    }
+
+    @inline(__always) private func rgb(_ p: UnsafePointer<UInt8>) -> SIMD4<Float> {
+        SIMD4(Float(p[r]), Float(p[g]), Float(p[b]), 0)
+    }
+
+    /// Four interior samples at the fixed-point positions (`xs`, `ys`), interleaved into 12 floats.
+    @inline(__always) private func writeFour(
+        xs: SIMD4<Int64>, ys: SIMD4<Int64>, shifts: SIMD4<UInt32>, rightBack: Int, rightShifts: SIMD4<UInt32>, mapping: LevelMapping,
+        into output: UnsafeMutablePointer<Float>
+    ) {
+        var (a, b, c, d) = (SIMD4<UInt32>(), SIMD4<UInt32>(), SIMD4<UInt32>(), SIMD4<UInt32>())
+        var (wx, wy) = (SIMD4<Float>(), SIMD4<Float>())
+        for lane in 0..<4 {
+            let (x0, y0) = (Int(truncatingIfNeeded: xs[lane] >> 32), Int(truncatingIfNeeded: ys[lane] >> 32))
+            wx[lane] = Float(UInt32(truncatingIfNeeded: xs[lane]))
+            wy[lane] = Float(UInt32(truncatingIfNeeded: ys[lane]))
+            // Wrapping arithmetic: the interior span already bounds the offsets.
+            let p = UnsafeRawPointer(pixels + (y0 &* stride &+ x0 &* step)), q = p + stride
+            a[lane] = p.loadUnaligned(as: UInt32.self)
+            b[lane] = (p + (step &- rightBack)).loadUnaligned(as: UInt32.self)
+            c[lane] = q.loadUnaligned(as: UInt32.self)
+            d[lane] = (q + (step &- rightBack)).loadUnaligned(as: UInt32.self)
+        }
+        wx *= 0x1p-32
+        wy *= 0x1p-32
+        let w11 = wx * wy, w10 = wx - w11, w01 = wy - w11, w00 = 1 - wx - w01
+        @inline(__always) func channel(_ shift: UInt32, _ rightShift: UInt32) -> SIMD4<Float> {
+            @inline(__always) func level(_ pixels: SIMD4<UInt32>, _ shift: UInt32) -> SIMD4<Float> {
+                SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: (pixels &>> shift) & 0xFF))
+            }
+            let top = w00 * level(a, shift) + w10 * level(b, rightShift)
+            return mapping(top + w01 * level(c, shift) + w11 * level(d, rightShift))
+        }
+        let red = channel(shifts[0], rightShifts[0]), green = channel(shifts[1], rightShifts[1])
+        let blue = channel(shifts[2], rightShifts[2])
+        for lane in 0..<4 {
+            output[3 * lane] = red[lane]
+            output[3 * lane + 1] = green[lane]
+            output[3 * lane + 2] = blue[lane]
+        }
     }
 }

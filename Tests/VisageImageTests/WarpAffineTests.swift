@@ -31,6 +31,44 @@ struct WarpAffineTests {
         }
     }
 
+    @Test("Rounded to levels: the 0…255 warp rounded ties-to-even, then mapped", arguments: cases)
+    func roundedToLevels(_ format: PixelFormat, _ border: WarpBorder) throws {
+        var generator = SeededGenerator(state: 0x1E7E1)
+        let image = try randomImage(width: 23, height: 19, format: format, using: &generator)
+        for trial in 0..<20 {
+            let transform = PixelTransform.translation(x: 11, y: 9)
+                .concatenating(.rotation(Double(trial) * 0.37))
+                .concatenating(.scale(x: 0.61, y: 0.58))
+                .concatenating(.translation(x: -15, y: -14))
+            var levels = [Float](repeating: .nan, count: 31 * 29 * 3), rounded = levels
+            levels.withUnsafeMutableBufferPointer {
+                image.warpAffine(into: $0, width: 31, height: 29, transform: transform, valueRange: 0...255, border: border)
+            }
+            rounded.withUnsafeMutableBufferPointer {
+                image.warpAffine(into: $0, width: 31, height: 29, transform: transform, valueRange: -1...1, border: border, roundedToLevels: true)
+            }
+            let expected = levels.map { $0.rounded(.toNearestOrEven) / 255 * 2 - 1 }
+            #expect(rounded == expected, "trial \(trial)")
+        }
+    }
+
+    /// Unpadded rows: the interior's 4-byte reads of the last columns and row must stay inside the pixels.
+    @Test("Unpadded images up to the last pixel", arguments: PixelFormat.allCases)
+    func unpaddedEdges(_ format: PixelFormat) throws {
+        var generator = SeededGenerator(state: 7)
+        let (width, height) = (9, 5)
+        let pixels = (0..<(width * height * format.bytesPerPixel)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let image = try Image(width: width, height: height, pixelFormat: format, pixels: pixels)
+        // Samples from just inside the top-left corner to just inside the bottom-right one.
+        let transform = PixelTransform(a: 7.9 / 12, b: 0, c: 0, d: 3.9 / 6, tx: 0.05, ty: 0.05)
+        var tensor = [Float](repeating: .nan, count: 13 * 7 * 3)
+        tensor.withUnsafeMutableBufferPointer {
+            image.warpAffine(into: $0, width: 13, height: 7, transform: transform, valueRange: 0...1)
+        }
+        let expected = referenceWarp(image, width: 13, height: 7, transform: transform, valueRange: 0...1, border: .zero)
+        #expect(zip(tensor, expected).allSatisfy { abs($0 - $1) <= 1e-4 })
+    }
+
     @Test func identityCopiesPixelsAndMapsTheRange() throws {
         let image = try Image(width: 2, height: 1, pixelFormat: .bgra8, pixels: [10, 20, 30, 99, 0, 255, 128, 7])
         var tensor = [Float](repeating: 0, count: 6)
