@@ -70,9 +70,15 @@ struct DetectCommand: AsyncParsableCommand {
         valueName: "N"))
     var benchmark: Int?
 
+    @Flag(help: "With --benchmark in fast mode, also time each stage of the pipeline (warps, networks, decoding, pose …) and print the medians.")
+    var stages = false
+
     func validate() throws {
         if let benchmark, !(1...100_000).contains(benchmark) {
             throw ValidationError("--benchmark \(benchmark) must be between 1 and 100000")
+        }
+        if stages, benchmark == nil || mode != .fast {
+            throw ValidationError("--stages needs --benchmark N and fast mode")
         }
         guard minFaceSize.isFinite, (0...1).contains(minFaceSize) else {
             throw ValidationError("--min-face-size \(minFaceSize) must be a fraction of the image width in 0…1")
@@ -145,7 +151,8 @@ struct DetectCommand: AsyncParsableCommand {
         let several = batch.inputs.count > 1
         try await batch.run { url in
             if let benchmark {
-                return try Self.time(detector, extras: extras, url: url, runs: benchmark, name: batch.displayName(url), json: json)
+                return try Self.time(
+                    detector, extras: extras, url: url, runs: benchmark, name: batch.displayName(url), json: json, stages: stages)
             }
             let image = try Image(contentsOf: url, options: .init(applyOrientation: false))
             let faces = try Self.faces(detector, extras: extras, in: image)
@@ -177,12 +184,19 @@ struct DetectCommand: AsyncParsableCommand {
         /// CPU time of the process, which other work on a busy machine does not inflate.
         var detectCPUMilliseconds: Double
         var decodeAndDetectCPUMilliseconds: Double
+        /// With --stages: each stage's median milliseconds, in pipeline order.
+        var stages: [Stage]?
+    }
+
+    struct Stage: Encodable {
+        var stage: String
+        var milliseconds: Double
     }
 
     /// Median wall-clock and CPU times of `runs` detections on the decoded image, and of `runs`
     /// decode-and-detect passes from the file's bytes (read once, so disk speed is left out), after two
-    /// warm-up runs.
-    static func time(_ detector: FaceDetector, extras: Extras, url: URL, runs: Int, name: String, json: Bool) throws {
+    /// warm-up runs; with `stages`, the pipeline's stages too (``StageProfile``).
+    static func time(_ detector: FaceDetector, extras: Extras, url: URL, runs: Int, name: String, json: Bool, stages: Bool) throws {
         let data = try Data(contentsOf: url)
         let decode = { () throws -> Image in try Image(data: data, options: .init(applyOrientation: false)) }
         let image = try decode()
@@ -196,7 +210,8 @@ struct DetectCommand: AsyncParsableCommand {
         let timing = Timing(
             image: name, runs: runs, faces: faces, detectMilliseconds: detect.wall,
             decodeAndDetectMilliseconds: decodeAndDetect.wall, detectCPUMilliseconds: detect.cpu,
-            decodeAndDetectCPUMilliseconds: decodeAndDetect.cpu)
+            decodeAndDetectCPUMilliseconds: decodeAndDetect.cpu,
+            stages: stages ? try StageProfile.measure(image, mesh: extras.needsMesh, runs: runs).map(Stage.init) : nil)
         if json {
             try JSONOutput.line(timing)
         } else {
@@ -204,6 +219,9 @@ struct DetectCommand: AsyncParsableCommand {
             let stage = extras.needsMesh ? "detect and mesh" : "detect"
             print("\(name): \(faces) faces; \(stage) \(format(detect.wall)) ms (CPU \(format(detect.cpu))), "
                 + "decode and \(stage) \(format(decodeAndDetect.wall)) ms (CPU \(format(decodeAndDetect.cpu))); medians of \(runs)")
+            for entry in timing.stages ?? [] {
+                print("  \(entry.stage.padding(toLength: 28, withPad: " ", startingAt: 0)) \(format(entry.milliseconds)) ms")
+            }
         }
     }
 

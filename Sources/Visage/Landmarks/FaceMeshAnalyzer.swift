@@ -43,30 +43,16 @@ public final class FaceMeshAnalyzer {
     ///
     /// - Throws: ``LandmarkError/model(reason:)`` when the engine fails.
     public func meshOutputs(_ image: Image, region: MeshRegion) throws(LandmarkError) -> (landmarks: [Float], presenceLogit: Float) {
-        let size = MeshRegion.tensorSize
-        mesh.withInput(0) {
-            image.warpAffine(
-                into: $0, width: size, height: size,
-                transform: region.warpTransform(rawWidth: image.width, rawHeight: image.height, orientation: image.orientation),
-                valueRange: 0...255, border: .replicate)
-            // MediaPipe warps 8-bit pixels into 8-bit pixels before scaling to 0…1; rounding the same way
-            // keeps the mesh's input, and the blendshapes that depend on it, closest to MediaPipe's.
-            // Ties to even, as OpenCV's saturate_cast rounds, is also one vector instruction where
-            // `rounded()` (ties away from zero) calls libm's roundf per value.
-            for index in $0.indices { $0[index] = $0[index].rounded(.toNearestOrEven) / 255 }
-        }
-        do { try mesh.invoke() } catch { throw .model(reason: error.description) }
+        writeMeshInput(of: image, region: region)
+        try runMesh()
         return (mesh.output(0), mesh.output(1).first ?? .nan)
     }
 
     /// The blendshape coefficients of a mesh.
     public func blendshapes(for faceMesh: FaceMesh) throws -> FaceBlendshapes {
-        let values = try BlendshapeInput.values(for: faceMesh)
-        blendshapes.withInput(0) { input in
-            for (index, value) in values.enumerated() { input[index] = value }
-        }
-        do { try blendshapes.invoke() } catch { throw LandmarkError.model(reason: error.description) }
-        return try FaceBlendshapes(modelOutput: blendshapes.output(0))
+        try writeBlendshapeInput(for: faceMesh)
+        try runBlendshapes()
+        return try readBlendshapes()
     }
 
     /// Analyzes the face in `region` of `image`; nil when the mesh model finds no face there
@@ -74,16 +60,73 @@ public final class FaceMeshAnalyzer {
     ///
     /// - Throws: ``LandmarkError``, ``BlendshapeError`` or ``FaceGeometryError`` when a stage fails.
     public func analyze(_ image: Image, region: MeshRegion) throws -> FaceAnalysis? {
-        let upright = image.orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
-        guard upright.width == region.imageWidth, upright.height == region.imageHeight else {
-            throw LandmarkError.degenerateRegion(reason: "region is for a \(region.imageWidth)×\(region.imageHeight) picture; the image is \(upright.width)×\(upright.height)")
-        }
-        let outputs = try meshOutputs(image, region: region)
-        let faceMesh = try FaceMesh(landmarks: outputs.landmarks, presenceLogit: outputs.presenceLogit, region: region)
+        try checkSize(of: image, region: region)
+        writeMeshInput(of: image, region: region)
+        try runMesh()
+        let faceMesh = try readMesh(region: region)
         guard faceMesh.isFacePresent else { return nil }
         let coefficients = try blendshapes(for: faceMesh)
         return FaceAnalysis(
-            region: region, mesh: faceMesh, blendshapes: coefficients, pose: try geometry.pose(for: faceMesh),
+            region: region, mesh: faceMesh, blendshapes: coefficients, pose: try pose(for: faceMesh),
             classification: try FaceClassification(blendshapes: coefficients, mesh: faceMesh))
+    }
+}
+
+/// The stages of ``FaceMeshAnalyzer/analyze(_:region:)`` one by one, in order, for the stage profile.
+extension FaceMeshAnalyzer {
+    /// Throws when `region` was made for a picture of another size than `image`'s upright one.
+    package func checkSize(of image: Image, region: MeshRegion) throws(LandmarkError) {
+        let upright = image.orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
+        guard upright.width == region.imageWidth, upright.height == region.imageHeight else {
+            throw .degenerateRegion(reason: "region is for a \(region.imageWidth)×\(region.imageHeight) picture; the image is \(upright.width)×\(upright.height)")
+        }
+    }
+
+    /// `region` of `image` warped into the mesh model's 256×256 input, 0…1.
+    ///
+    /// MediaPipe warps 8-bit pixels into 8-bit pixels before scaling to 0…1; rounding the same way keeps
+    /// the mesh's input, and the blendshapes that depend on it, closest to MediaPipe's.
+    package func writeMeshInput(of image: Image, region: MeshRegion) {
+        let size = MeshRegion.tensorSize
+        mesh.withInput(0) {
+            image.warpAffine(
+                into: $0, width: size, height: size,
+                transform: region.warpTransform(rawWidth: image.width, rawHeight: image.height, orientation: image.orientation),
+                valueRange: 0...1, border: .replicate, roundedToLevels: true)
+        }
+    }
+
+    package func runMesh() throws(LandmarkError) {
+        do { try mesh.invoke() } catch { throw .model(reason: error.description) }
+    }
+
+    /// The mesh model's outputs projected back from `region` to the picture, read in place.
+    package func readMesh(region: MeshRegion) throws(LandmarkError) -> FaceMesh {
+        let presenceLogit = mesh.withOutput(1) { $0.first ?? .nan }
+        // The interpreter's accessors rethrow untyped errors; a Result keeps the type.
+        return try mesh.withOutput(0) { landmarks in
+            Result { () throws(LandmarkError) in try FaceMesh(landmarks: landmarks, presenceLogit: presenceLogit, region: region) }
+        }.get()
+    }
+
+    /// The 146 points of `faceMesh` the blendshape model reads, written straight into its input.
+    package func writeBlendshapeInput(for faceMesh: FaceMesh) throws(BlendshapeError) {
+        try blendshapes.withInput(0) { input in
+            Result { () throws(BlendshapeError) in try BlendshapeInput.write(faceMesh, into: input) }
+        }.get()
+    }
+
+    package func runBlendshapes() throws(LandmarkError) {
+        do { try blendshapes.invoke() } catch { throw .model(reason: error.description) }
+    }
+
+    package func readBlendshapes() throws(BlendshapeError) -> FaceBlendshapes {
+        try blendshapes.withOutput(0) { output in
+            Result { () throws(BlendshapeError) in try FaceBlendshapes(modelOutput: output) }
+        }.get()
+    }
+
+    package func pose(for faceMesh: FaceMesh) throws(FaceGeometryError) -> HeadPose {
+        try geometry.pose(for: faceMesh)
     }
 }

@@ -14,6 +14,9 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
     package let classificatorsIndex: Int
     private let lock = NSLock()
     private var idle: [Interpreter] = []
+    /// Idle interpreters kept: enough for the cores, without holding arenas forever. Read once:
+    /// Foundation reads the cgroup files on every call.
+    private static let idleLimit = ProcessInfo.processInfo.activeProcessorCount
 
     /// The runner for `variant`, created on first use; the error is kept so a broken model file is
     /// reported on every call rather than retried.
@@ -58,18 +61,41 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
     /// Runs the detector on `window` of `image` (whose stored pixels have `orientation`) and returns the
     /// faces after weighted NMS, normalized to the upright picture.
     package func detect(in image: Image, orientation: ImageOrientation, window: DetectionWindow) throws(FaceDetectionError) -> [Detection] {
+        try withInterpreter { interpreter throws(FaceDetectionError) in
+            writeInput(of: image, orientation: orientation, window: window, into: interpreter)
+            try run(interpreter)
+            return detections(in: interpreter, window: window)
+        }
+    }
+
+    /// Runs `body` with an interpreter no other call is using.
+    package func withInterpreter<T>(_ body: (Interpreter) throws(FaceDetectionError) -> T) throws(FaceDetectionError) -> T {
         let interpreter = try borrow()
         defer { giveBack(interpreter) }
+        return try body(interpreter)
+    }
+
+    /// The detect stages one by one, for ``detect(in:orientation:window:)`` and the stage profile:
+    /// `window` of `image` letterboxed into the input tensor (−1…1) …
+    package func writeInput(of image: Image, orientation: ImageOrientation, window: DetectionWindow, into interpreter: Interpreter) {
         let size = variant.inputSize
         let transform = window.warpTransform(tensorSize: size, rawWidth: image.width, rawHeight: image.height, orientation: orientation)
         interpreter.withInput(0) { tensor in
             image.warpAffine(into: tensor, width: size, height: size, transform: transform, valueRange: -1...1, border: .zero)
         }
+    }
+
+    /// … the network …
+    package func run(_ interpreter: Interpreter) throws(FaceDetectionError) {
         do {
             try interpreter.invoke()
         } catch {
             throw .model(name: variant.bundledModel.fileName, reason: error.description)
         }
+    }
+
+    /// … and its outputs decoded, merged by weighted NMS and projected from `window` to the upright picture.
+    package func detections(in interpreter: Interpreter, window: DetectionWindow) -> [Detection] {
         let decoded = interpreter.withOutput(regressorsIndex) { regressors in
             interpreter.withOutput(classificatorsIndex) { classificators in
                 variant.decoder.decode(regressors: regressors, classificators: classificators)
@@ -87,10 +113,9 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
         }
     }
 
-    /// Keeps at most a few idle interpreters: enough for the cores, without holding arenas forever.
     private func giveBack(_ interpreter: Interpreter) {
         lock.withLock {
-            if idle.count < ProcessInfo.processInfo.activeProcessorCount { idle.append(interpreter) }
+            if idle.count < Self.idleLimit { idle.append(interpreter) }
         }
     }
 }

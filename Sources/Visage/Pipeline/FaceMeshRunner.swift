@@ -7,6 +7,8 @@ import Foundation
 package final class FaceMeshRunner: @unchecked Sendable {  // `idle` is guarded by `lock`.
     private let lock = NSLock()
     private var idle: [FaceMeshAnalyzer]
+    /// Idle analyzers kept: enough for the cores. Read once: Foundation reads the cgroup files on every call.
+    private static let idleLimit = ProcessInfo.processInfo.activeProcessorCount
 
     /// The process's runner, created on first use; a load failure is kept and reported on every call.
     package static func shared() throws(FaceDetectionError) -> FaceMeshRunner {
@@ -29,7 +31,7 @@ package final class FaceMeshRunner: @unchecked Sendable {  // `idle` is guarded 
         }
         defer {
             lock.withLock {
-                if idle.count < ProcessInfo.processInfo.activeProcessorCount { idle.append(analyzer) }
+                if idle.count < Self.idleLimit { idle.append(analyzer) }
             }
         }
         return try body(analyzer)
