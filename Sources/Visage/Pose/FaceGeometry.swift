@@ -14,8 +14,16 @@ public struct FaceGeometry: Sendable {
     public static let verticalFieldOfView = 63.0
     public static let near = 1.0
 
+    /// The basis's canonical vertices, landmark indices and weights, gathered once per model rather than per fit.
+    private let basisSource: [SIMD3<Double>]
+    private let basisIndices: [Int]
+    private let basisWeights: [Double]
+
     public init(metadata: FaceGeometryMetadata) {
         self.metadata = metadata
+        basisSource = metadata.basis.map { metadata.canonicalVertices[$0.index] }
+        basisIndices = metadata.basis.map(\.index)
+        basisWeights = metadata.basis.map(\.weight)
     }
 
     /// The head pose for `mesh`.
@@ -29,7 +37,6 @@ public struct FaceGeometry: Sendable {
         guard mesh.imageWidth > 0, mesh.imageHeight > 0 else {
             throw .degenerateLandmarks(reason: "image is \(mesh.imageWidth)×\(mesh.imageHeight) pixels")
         }
-        let basis = metadata.basis
         var screen = [SIMD3<Double>]()
         screen.reserveCapacity(count)
         for point in mesh.points.prefix(count) {
@@ -55,10 +62,12 @@ public struct FaceGeometry: Sendable {
         }
         let depthOffset = projected.reduce(0) { $0 + $1.z } / Double(count)
 
-        let firstScale = try fit(projected.map { SIMD3($0.x, $0.y, -$0.z) }, basis: basis).scale
-        let secondScale = try fit(unproject(projected, depthOffset: depthOffset, scale: firstScale), basis: basis).scale
-        let metric = unproject(projected, depthOffset: depthOffset, scale: firstScale * secondScale)
-        return HeadPose(transform: try fit(metric, basis: basis).matrix)
+        // Only the basis's points take part in the fits.
+        let basisPoints = basisIndices.map { projected[$0] }
+        let firstScale = try fit(basisPoints.map { SIMD3($0.x, $0.y, -$0.z) }).scale
+        let secondScale = try fit(unproject(basisPoints, depthOffset: depthOffset, scale: firstScale)).scale
+        let metric = unproject(basisPoints, depthOffset: depthOffset, scale: firstScale * secondScale)
+        return HeadPose(transform: try fit(metric).matrix)
     }
 
     /// Moves points from the near plane to the depth their relative z implies at `scale`, then into the
@@ -70,10 +79,9 @@ public struct FaceGeometry: Sendable {
         }
     }
 
-    private func fit(_ points: [SIMD3<Double>], basis: [(index: Int, weight: Double)]) throws(FaceGeometryError) -> WeightedProcrustes.Solution {
-        let solution = WeightedProcrustes.solve(
-            source: basis.map { metadata.canonicalVertices[$0.index] }, target: basis.map { points[$0.index] },
-            weights: basis.map(\.weight))
+    /// Fits the canonical face to `targets`, the basis's points in its order.
+    private func fit(_ targets: [SIMD3<Double>]) throws(FaceGeometryError) -> WeightedProcrustes.Solution {
+        let solution = WeightedProcrustes.solve(source: basisSource, target: targets, weights: basisWeights)
         guard let solution, solution.scale.isFinite, solution.scale > 0 else {
             throw .degenerateLandmarks(reason: "the canonical face cannot be fitted to these landmarks")
         }
