@@ -9,13 +9,19 @@
 #include <math.h>
 #include <stdint.h>
 
-#define AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma")))
-#define AVX512_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx512dq,avx2,fma")))
+#define AVX512 __attribute__((target("avx512f,avx512vl,avx2,fma")))
+#define AVX512_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx2,fma")))
 #define UNROLL _Pragma("clang loop unroll(full)")
 
 /// The first n (0 ≤ n ≤ 16) lanes.
 AVX512_INLINE __mmask16 first_lanes(size_t n) {
     return _cvtu32_mask16((uint32_t)((1u << n) - 1));
+}
+
+/// 8 floats repeated in both halves of a zmm (vbroadcastf64x4 is AVX-512F; the f32x8 form
+/// would need DQ, which dispatch does not check).
+AVX512_INLINE __m512 repeat8(const float *p) {
+    return _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_castps_pd(_mm256_loadu_ps(p))));
 }
 
 /// The clamp only when the layer has one, then PReLU where the value is negative; the value goes
@@ -146,9 +152,9 @@ AVX512 void visage_f32_dwconv_ukernel__avx512_9p16(
     __m512 k[9];
     if (channels == 8 && stride == 1) {
         // Two neighbouring pixels per zmm; an odd pixel left over takes the 16-channel path below.
-        for (size_t t = 0; t < 9; t++) k[t] = _mm512_broadcast_f32x8(_mm256_loadu_ps(w + 16 + 16 * t));
-        const __m512 bias = _mm512_broadcast_f32x8(_mm256_loadu_ps(w));
-        const __m512 s = slopes != NULL ? _mm512_broadcast_f32x8(_mm256_loadu_ps(slopes)) : _mm512_setzero_ps();
+        for (size_t t = 0; t < 9; t++) k[t] = repeat8(w + 16 + 16 * t);
+        const __m512 bias = repeat8(w);
+        const __m512 s = slopes != NULL ? repeat8(slopes) : _mm512_setzero_ps();
         dw3x3_pairs8(count / 2, start, output + first * 8, k, bias, s, &r);
         if (count % 2 == 0) return;
         for (size_t ky = 0; ky < 3; ky++) start[ky] += (count - 1) * 8;
