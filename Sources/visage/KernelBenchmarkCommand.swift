@@ -38,8 +38,11 @@ struct KernelBenchmarkCommand: ParsableCommand {
     func run() {
         let sets = kernels.flatMap(KernelISA.init(rawValue:)).map { [$0] } ?? KernelISA.available
         print(row("kernels", "layer", "median µs", "best µs", "GMAC/s median", "GMAC/s best"))
-        for isa in sets {
-            for result in KernelBenchmark.run(isa: isa, runs: runs) {
+        // Layer by layer with the sets side by side: this machine's speed drifts from minute to
+        // minute, so sets timed next to each other compare fairly.
+        for layer in KernelBenchmark.representativeLayers {
+            for isa in sets {
+                let result = KernelBenchmark.run(layers: [layer], isa: isa, runs: runs)[0]
                 print(row(
                     isa.rawValue, result.layer.name,
                     String(format: "%.1f", result.median * 1e6), String(format: "%.1f", result.best * 1e6),
