@@ -97,6 +97,17 @@ def cases(rng):
     case("transposed_rows_sliced", [1, 1, 6, 8], transposed_rows(False))
     case("transposed_rows_sliced_convolution_read_twice", [1, 1, 6, 8], transposed_rows(True))
 
+    # A feature-pyramid step: pooled, upsampled and added back; the fallback reads the upsampled map twice.
+    def pyramid(read_twice):
+        def build(g, x):
+            pooled = g.op("MAX_POOL_2D", [x], [1, 3, 4, 4], padding=nn_fixtures.VALID, stride_w=2, stride_h=2, filter_width=2, filter_height=2)
+            upsampled = g.op("RESIZE_BILINEAR", [pooled, g.constant([6, 8], "i32")], [1, 6, 8, 4], half_pixel_centers=1)
+            summed = g.op("ADD", [x, upsampled], [1, 6, 8, 4])
+            return g.op("MUL", [summed, upsampled], [1, 6, 8, 4]) if read_twice else summed
+        return build
+    case("resize_then_add", [1, 6, 8, 4], pyramid(False))
+    case("resize_then_add_resized_read_twice", [1, 6, 8, 4], pyramid(True))
+
     # TRANSPOSE of the last two axes runs in 4×4 blocks: sizes with every remainder.
     case("transpose_blocks_and_edges", [2, 9, 7], lambda g, x: g.op("TRANSPOSE", [x, g.constant([0, 2, 1], "i32")], [2, 7, 9]))
     return result

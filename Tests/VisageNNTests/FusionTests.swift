@@ -10,7 +10,7 @@ import VisageNN
 struct FusionTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
-        /// Operations in the plan: 1 when a layer normalisation became one operation.
+        /// Operations in the plan after fusion.
         var operations: Int
         /// Per run, of the narrowing cases' convolution.
         var multiplyAccumulates = 0
@@ -32,6 +32,9 @@ struct FusionTests {
         // Convolution 8→5 channels over 6 pixels, TRANSPOSE, STRIDED_SLICE of 2 rows: 2 channels computed.
         Case(name: "transposed_rows_sliced", operations: 3, multiplyAccumulates: 6 * 8 * 2),
         Case(name: "transposed_rows_sliced_convolution_read_twice", operations: 6, multiplyAccumulates: 6 * 8 * 5),
+        // MAX_POOL_2D, then RESIZE_BILINEAR with the ADD after it fused (or not, when its output is read twice).
+        Case(name: "resize_then_add", operations: 2),
+        Case(name: "resize_then_add_resized_read_twice", operations: 4),
         Case(name: "transpose_blocks_and_edges", operations: 1),
     ]
 

@@ -8,7 +8,8 @@
 ///    into one (``LayerNormalizationFusion``); a spatial PAD into the next convolution's implicit
 ///    padding; a RELU/RELU6 into the producing convolution, arithmetic or pooling operator's
 ///    clamp; a per-channel PRELU into the convolution's epilogue or after a residual ADD; a
-///    residual ADD (with its activation or PRELU) into the convolution that produces one operand.
+///    residual ADD (with its activation or PRELU) into the convolution or RESIZE_BILINEAR that
+///    produces one operand.
 /// 5. Builds each operation, which checks its shapes against the ones the file declares.
 /// 6. Makes RESHAPE free (its output shares its input's memory), then assigns arena offsets
 ///    greedily by size among buffers whose lifetimes overlap.
@@ -63,8 +64,10 @@ enum Planner {
         }
         var fusions: [Int: ConvolutionFusion] = [:]
         var absorbed: [Int: (consumer: Int, activation: Activation, slopes: [Float]?)] = [:]
-        /// Convolutions moved to the position of the residual ADD they absorbed: ADD index → convolution index.
+        /// Convolutions and resizes moved to the position of the residual ADD they absorbed: ADD index → their index.
         var runAt: [Int: Int] = [:]
+        /// RESIZE_BILINEAR → the residual its ADD adds and the ADD's output.
+        var resizedResiduals: [Int: (residual: Int, output: Int)] = [:]
         for (index, node) in nodes.enumerated() where !skipped[index] {
             switch node.code {
             case .conv2D, .depthwiseConv2D:
@@ -125,6 +128,18 @@ enum Planner {
                     (fusion.residualEpilogue.min, fusion.residualEpilogue.max) = residualActivation.bounds
                 }
                 fusions[index] = fusion
+            case .resizeBilinear:
+                // RESIZE_BILINEAR → ADD(residual): add as each value is written, where the ADD was
+                // (when the residual is sure to exist).
+                guard node.outputs.count == 1, let add = soleConsumer(node.outputs[0]), !skipped[add], nodes[add].code == .add,
+                      case .arithmetic(.none) = nodes[add].options, nodes[add].inputs.count == 2, nodes[add].outputs.count == 1,
+                      nodes[add].inputs.contains(node.outputs[0]),
+                      let residual = nodes[add].inputs.first(where: { $0 != node.outputs[0] }), residual >= 0,
+                      graph.tensors[residual].shape == graph.tensors[node.outputs[0]].shape
+                else { continue }
+                resizedResiduals[index] = (residual, nodes[add].outputs[0])
+                runAt[add] = index
+                skipped[add] = true
             case .add, .sub, .mul, .maxPool2D:
                 guard node.outputs.count == 1 else { continue }
                 let own: Activation
@@ -196,7 +211,9 @@ enum Planner {
             case .concatenation: operations.append(try ConcatenationOperation(context))
             case .transpose: operations.append(try TransposeOperation(context))
             case .stridedSlice: operations.append(try StridedSliceOperation(context))
-            case .resizeBilinear: operations.append(try ResizeBilinearOperation(context))
+            case .resizeBilinear:
+                let fused = resizedResiduals[index]
+                operations.append(try ResizeBilinearOperation(context, residual: fused?.residual, output: fused?.output))
             case .reshape:
                 try context.expect(inputs: 1, outputs: 1)
                 let input = try context.input(0), output = try context.output()

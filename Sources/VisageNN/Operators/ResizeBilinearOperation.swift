@@ -1,6 +1,7 @@
 /// RESIZE_BILINEAR to a constant size, honouring `align_corners` and `half_pixel_centers` the way
 /// TFLite's reference kernel does (source coordinate clamped to the input, weights from the
-/// unclamped fraction).
+/// unclamped fraction); optionally with a residual ADD fused after it (the full-range detector's
+/// feature pyramid adds each upsampled map to a finer one).
 struct ResizeBilinearOperation: Operation {
     /// Where one output row or column samples the input: two neighbours and the weight of the second.
     struct Sample: Sendable {
@@ -8,13 +9,16 @@ struct ResizeBilinearOperation: Operation {
     }
 
     let input: Int, output: Int
+    /// A tensor of the output's shape added to the resized values.
+    let residual: Int?
     let batch: Int, inputHeight: Int, inputWidth: Int, channels: Int
     let rows: [Sample], columns: [Sample]
 
-    var reads: [Int] { [input] }
+    var reads: [Int] { [input] + (residual.map { [$0] } ?? []) }
     var writes: [Int] { [output] }
 
-    init(_ context: OperatorContext) throws(ModelError) {
+    /// `residual` and `output`: those of an ADD fused after the resize.
+    init(_ context: OperatorContext, residual: Int? = nil, output: Int? = nil) throws(ModelError) {
         try context.expect(inputs: 2, outputs: 1)
         guard case .resize(let alignCorners, let halfPixelCenters) = context.node.options else {
             throw context.invalid("has no resize options")
@@ -23,13 +27,15 @@ struct ResizeBilinearOperation: Operation {
             throw context.invalid("align_corners and half_pixel_centers are both set; TFLite allows one")
         }
         input = try context.input(0)
-        output = try context.output()
+        if let output { self.output = output } else { self.output = try context.output() }
+        self.residual = residual
         let shape = try context.floatShape(input)
         let size = try context.integers(try context.input(1))
         guard shape.count == 4, shape.allSatisfy({ $0 > 0 }), size.count == 2, size.allSatisfy({ $0 > 0 && $0 <= 1 << 16 }) else {
             throw context.invalid("input \(shape) must be non-empty NHWC and the size \(size) two positive values")
         }
-        try context.expectShape(output, [shape[0], size[0], size[1], shape[3]])
+        try context.expectShape(self.output, [shape[0], size[0], size[1], shape[3]])
+        if let residual { try context.expectShape(residual, [shape[0], size[0], size[1], shape[3]]) }
         func samples(input: Int, output: Int) -> [Sample] {
             let scale = alignCorners && output > 1 ? Float(input - 1) / Float(output - 1) : Float(input) / Float(output)
             return (0 ..< output).map { index in
@@ -48,8 +54,18 @@ struct ResizeBilinearOperation: Operation {
     }
 
     func run(_ tensors: TensorPointers, threads: Int) {
+        if let residual {
+            resize(tensors, adding: UnsafePointer(tensors[residual]), add: true)
+        } else {
+            resize(tensors, adding: UnsafePointer(tensors[output]), add: false)
+        }
+    }
+
+    /// The resize compiled once with and once without the fused ADD.
+    @inline(__always)
+    private func resize(_ tensors: TensorPointers, adding: UnsafePointer<Float>, add: Bool) {
         let x = UnsafePointer(tensors[input])
-        var out = tensors[output]
+        var out = tensors[output], residual = adding
         for image in 0 ..< batch {
             let base = x + image * inputHeight * inputWidth * channels
             for row in rows {
@@ -61,9 +77,11 @@ struct ResizeBilinearOperation: Operation {
                     for channel in 0 ..< channels {
                         let upper = a[channel] * (1 - wx) + b[channel] * wx
                         let lower = c[channel] * (1 - wx) + d[channel] * wx
-                        out[channel] = upper * (1 - wy) + lower * wy
+                        let value = upper * (1 - wy) + lower * wy
+                        out[channel] = add ? value + residual[channel] : value
                     }
                     out += channels
+                    residual += channels
                 }
             }
         }
