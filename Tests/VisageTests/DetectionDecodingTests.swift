@@ -12,6 +12,23 @@ import Visage
         #expect(DetectorVariant.fullRange.anchorOptions.anchors().count == 2304)
     }
 
+    /// Raw scores skipped without `exp` must be exactly those whose sigmoid falls below the threshold:
+    /// a sweep of raw scores across each threshold's logit keeps the anchors the plain test keeps.
+    @Test(arguments: [Float(0.5), 0.6, 0.999, 0, 1])
+    func scoreThresholdIsExact(threshold: Float) {
+        let count = 2001
+        let raw = (0..<count).map { index -> Float in
+            let centre = threshold > 0 && threshold < 1 ? log(threshold / (1 - threshold)) : 0
+            return centre + Float(index - count / 2) * 2e-5
+        } + [.nan]
+        let anchors = [Anchor](repeating: Anchor(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1), count: raw.count)
+        let decoder = DetectionDecoder(anchors: anchors, inputWidth: 128, inputHeight: 128, scoreThreshold: threshold)
+        let regressors = [Float](repeating: 1, count: raw.count * DetectionDecoder.valuesPerAnchor)
+        let kept = regressors.withUnsafeBufferPointer { r in raw.withUnsafeBufferPointer { decoder.decode(regressors: r, classificators: $0) } }
+        let scores = raw.map { 1 / (1 + exp(-min(max($0, -100), 100))) }
+        #expect(kept.map(\.score) == scores.filter { $0 >= threshold })
+    }
+
     /// Decoding + NMS + projection of the raw tensors, as the pipeline does it.
     static func detections(_ photo: DetectorFixtures.Photo, _ variant: DetectorVariant) throws -> [Detection] {
         let tensors = photo.tensors(variant)

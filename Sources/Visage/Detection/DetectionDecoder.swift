@@ -19,12 +19,17 @@ package struct DetectionDecoder: Sendable {
     package let inputWidth: Float
     package let inputHeight: Float
     package let scoreThreshold: Float
+    /// Raw scores below this are under the threshold whatever the sigmoid's rounding (its logit less a
+    /// margin far above float error), so most anchors skip `exp`; nearer ones take the exact test.
+    private let rawScoreFloor: Float
 
     package init(anchors: [Anchor], inputWidth: Int, inputHeight: Int, scoreThreshold: Float) {
         self.anchors = anchors
         self.inputWidth = Float(inputWidth)
         self.inputHeight = Float(inputHeight)
         self.scoreThreshold = scoreThreshold
+        let logit = log(scoreThreshold / (1 - scoreThreshold))
+        rawScoreFloor = logit.isFinite ? logit - 0.01 : -.infinity
     }
 
     /// The detections above the threshold, in anchor order.
@@ -37,6 +42,7 @@ package struct DetectionDecoder: Sendable {
         precondition(classificators.count == anchors.count, "classificators: \(classificators.count) values for \(anchors.count) anchors")
         var detections: [Detection] = []
         for (index, anchor) in anchors.enumerated() {
+            guard !(classificators[index] < rawScoreFloor) else { continue }  // NaN takes the exact path
             let raw = min(max(classificators[index], -Self.scoreClipping), Self.scoreClipping)
             let score = 1 / (1 + exp(-raw))
             guard score >= scoreThreshold else { continue }
