@@ -12,7 +12,7 @@ clang --target=aarch64-linux-gnu --sysroot=/usr/aarch64-linux-gnu -isystem /usr/
     -fuse-ld=lld -B"$gcc_dir" -L"$gcc_dir" -static -O2 -Wall -Wextra -I"$src/include" \
     "$src"/*.c "$src/crosscheck/crosscheck.c" -lm -o "$out/crosscheck"
 qemu-aarch64 "$out/crosscheck"
-# The x86-64 build checks AVX2+FMA against portable the same way.
+# The x86-64 build then checks the best set the host has (AVX-512 or AVX2+FMA; VISAGE_KERNELS picks another) against portable the same way.
 clang -O2 -Wall -Wextra -I"$src/include" "$src"/*.c "$src/crosscheck/crosscheck.c" -lm -o "$out/crosscheck-host"
 "$out/crosscheck-host"
 rm -rf "$out"
