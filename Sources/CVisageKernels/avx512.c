@@ -5,17 +5,7 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 
-#include <immintrin.h>
-#include <stdint.h>
-
-#define AVX512 __attribute__((target("avx512f,avx512vl,avx2,fma")))
-#define AVX512_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx2,fma")))
-#define UNROLL _Pragma("clang loop unroll(full)")
-
-/// The first n (0 ≤ n ≤ 16) lanes.
-AVX512_INLINE __mmask16 lanes(size_t n) {
-    return _cvtu32_mask16((uint32_t)((1u << n) - 1));
-}
+#include "avx512.h"
 
 /// Clamp, then PReLU where the value is negative. The value goes second in max and min, which
 /// return their second operand when either is NaN: a NaN stays NaN, as in TFLite and the other

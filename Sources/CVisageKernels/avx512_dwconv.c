@@ -5,18 +5,8 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 
-#include <immintrin.h>
 #include <math.h>
-#include <stdint.h>
-
-#define AVX512 __attribute__((target("avx512f,avx512vl,avx2,fma")))
-#define AVX512_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx2,fma")))
-#define UNROLL _Pragma("clang loop unroll(full)")
-
-/// The first n (0 ≤ n ≤ 16) lanes.
-AVX512_INLINE __mmask16 first_lanes(size_t n) {
-    return _cvtu32_mask16((uint32_t)((1u << n) - 1));
-}
+#include "avx512.h"
 
 /// 8 floats repeated in both halves of a zmm (vbroadcastf64x4 is AVX-512F; the f32x8 form
 /// would need DQ, which dispatch does not check).
@@ -117,7 +107,7 @@ static AVX512 void dw3x3_edge_pixel(
     size_t columns[3];
     for (size_t kx = 0; kx < 3; kx++) columns[kx] = p * stride + kx - pad_left;  // wraps left of the row
     for (size_t c = 0; c < channels; c += 16) {
-        const __mmask16 mask = first_lanes(channels - c < 16 ? channels - c : 16);
+        const __mmask16 mask = lanes(channels - c < 16 ? channels - c : 16);
         const float *wc = w + c / 16 * (16 + 9 * 16);
         __m512 acc = _mm512_loadu_ps(wc);
         for (size_t t = 0; t < 9; t++) {
@@ -165,7 +155,7 @@ AVX512 void visage_f32_dwconv_ukernel__avx512_9p16(
         for (size_t t = 0; t < 9; t++) k[t] = _mm512_loadu_ps(wc + 16 + 16 * t);
         const __m512 s = slopes != NULL ? _mm512_loadu_ps(slopes + c) : _mm512_setzero_ps();  // padded to 16
         const float *rc[3] = {start[0] + c, start[1] + c, start[2] + c};
-        const __mmask16 mask = first_lanes(channels - c < 16 ? channels - c : 16);
+        const __mmask16 mask = lanes(channels - c < 16 ? channels - c : 16);
         float *out = output + first * channels + c;
         if (stride == 1) dw3x3_sweep(1, last - first, rc, channels, out, k, _mm512_loadu_ps(wc), s, mask, &r);
         else if (stride == 2) dw3x3_sweep(2, last - first, rc, channels, out, k, _mm512_loadu_ps(wc), s, mask, &r);
