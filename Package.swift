@@ -28,7 +28,7 @@ let package = Package(
         // Normalized and pixel coordinates, orientation. No dependencies.
         .target(name: "VisageGeometry"),
         // Pixel buffers, decode/encode, EXIF orientation, resize, warp to tensor.
-        .target(name: "VisageImage", dependencies: ["VisageGeometry", "CTurboJPEG", "CPNG"]),
+        .target(name: "VisageImage", dependencies: ["VisageGeometry", "CTurboJPEG", "CPNG", "CVisageKernels"]),
         // TFLite reader, planner, operators, interpreter. Sees tensors, never faces.
         .target(name: "VisageNN", dependencies: ["CVisageKernels"]),
         // Vision-style contour detection on any image.

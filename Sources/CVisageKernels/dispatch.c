@@ -65,6 +65,7 @@ static const visage_kernel_set portable_set = {
     .vclamp = visage_f32_vclamp_ukernel__portable_u16,
     .vprelu = visage_f32_vprelu_ukernel__portable_u8,
     .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
+    .warp = NULL,
 };
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -82,6 +83,7 @@ static const visage_kernel_set avx2_fma_set = {
     .vclamp = visage_f32_vclamp_ukernel__avx2_fma_u16,
     .vprelu = visage_f32_vprelu_ukernel__avx2_fma_u8,
     .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
+    .warp = visage_u8_warp_ukernel__avx2_u8,
 };
 
 // The general depthwise kernel and max pooling are the AVX2 kernels.
@@ -99,6 +101,7 @@ static const visage_kernel_set avx512_set = {
     .vclamp = visage_f32_vclamp_ukernel__avx512_u32,
     .vprelu = visage_f32_vprelu_ukernel__avx512_u16,
     .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
+    .warp = visage_u8_warp_ukernel__avx2_u8,
 };
 #endif
 
@@ -117,6 +120,7 @@ static const visage_kernel_set neon_set = {
     .vclamp = visage_f32_vclamp_ukernel__neon_u16,
     .vprelu = visage_f32_vprelu_ukernel__neon_u8,
     .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
+    .warp = NULL,
 };
 #endif
 

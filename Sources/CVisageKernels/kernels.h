@@ -59,6 +59,11 @@ typedef void (*visage_f32_vclamp_ukernel_fn)(size_t n, const float *x, float *ou
 typedef void (*visage_f32_vprelu_ukernel_fn)(
     size_t rows, size_t channels, const float *x, const float *slopes, float *out);
 typedef void (*visage_f32_vunary_ukernel_fn)(size_t n, const float *x, float *out);
+/// The warp's interior run for 3- and 4-byte pixels whose image spans under 2³¹ bytes (see
+/// `visage_u8_warp_interior`).
+typedef void (*visage_u8_warp_ukernel_fn)(
+    const visage_u8_warp_source *source, int64_t fx, int64_t fy, int64_t step_x, int64_t step_y,
+    size_t count, float *output);
 
 /// Everything one instruction set provides; the drivers call only through this.
 typedef struct visage_kernel_set {
@@ -73,6 +78,7 @@ typedef struct visage_kernel_set {
     visage_f32_vclamp_ukernel_fn vclamp;
     visage_f32_vprelu_ukernel_fn vprelu;
     visage_f32_vunary_ukernel_fn vsigmoid;
+    visage_u8_warp_ukernel_fn warp;  // NULL: the caller's Swift run
 } visage_kernel_set;
 
 /// The set for `isa`; an unavailable `isa` gets the portable set.
@@ -134,6 +140,12 @@ void visage_f32_vprelu_ukernel__avx512_u16(size_t, size_t, const float *, const 
 #endif
 #if defined(__aarch64__)
 VISAGE_DECLARE_SET(neon, 6x16)
+#endif
+
+// The bilinear warp's interior run (warp_avx2.c); the AVX-512 set uses it too.
+#if defined(__x86_64__) || defined(__i386__)
+void visage_u8_warp_ukernel__avx2_u8(
+    const visage_u8_warp_source *, int64_t, int64_t, int64_t, int64_t, size_t, float *);
 #endif
 
 // AVX-512 3×3 depthwise (avx512_dwconv.c).

@@ -1,3 +1,6 @@
+import CVisageKernels
+import Foundation
+
 extension Image {
     /// Samples the image through an affine map straight into a model's Float32 input tensor: the
     /// crop-rotate-scale that feeds every network.
@@ -19,11 +22,23 @@ extension Image {
         into tensor: UnsafeMutableBufferPointer<Float>, width outWidth: Int, height outHeight: Int,
         transform: PixelTransform, valueRange: ClosedRange<Float>, border: WarpBorder = .zero, roundedToLevels: Bool = false
     ) {
+        warpAffine(
+            into: tensor, width: outWidth, height: outHeight, transform: transform, valueRange: valueRange, border: border,
+            roundedToLevels: roundedToLevels, kernel: .selected)
+    }
+
+    /// ``warpAffine(into:width:height:transform:valueRange:border:roundedToLevels:)`` with the interior
+    /// columns sampled by `kernel`, so tests can hold each SIMD kernel against the Swift run.
+    package func warpAffine(
+        into tensor: UnsafeMutableBufferPointer<Float>, width outWidth: Int, height outHeight: Int,
+        transform: PixelTransform, valueRange: ClosedRange<Float>, border: WarpBorder, roundedToLevels: Bool, kernel: WarpKernel
+    ) {
         precondition(outWidth > 0 && outHeight > 0, "warp size \(outWidth)×\(outHeight) must be positive")
         precondition(tensor.count >= outWidth * outHeight * 3, "tensor of \(tensor.count) floats is smaller than \(outWidth)×\(outHeight)×3")
         let mapping = LevelMapping(valueRange: valueRange, rounded: roundedToLevels)
         withExtendedLifetime(storage) {
             let source = WarpSource(image: self, border: border)
+            var kernelSource = source.kernelSource(mapping: mapping)
             let stepX = FixedPoint(transform.a), stepY = FixedPoint(transform.c)
             var output = tensor.baseAddress!
             for y in 0..<outHeight {
@@ -53,9 +68,14 @@ extension Image {
                         }
                         let fx = startX.value &+ stepX.value &* Int64(interior.lowerBound)
                         let fy = startY.value &+ stepY.value &* Int64(interior.lowerBound)
-                        source.interiorRun(
-                            count: interior.count, fx: fx, fy: fy, stepX: stepX.value, stepY: stepY.value, mapping: mapping,
-                            into: output)
+                        let sampled = kernel.isa.map {
+                            visage_u8_warp_interior($0, &kernelSource, fx, fy, stepX.value, stepY.value, interior.count, output) != 0
+                        } ?? false
+                        if !sampled {
+                            source.interiorRun(
+                                count: interior.count, fx: fx, fy: fy, stepX: stepX.value, stepY: stepY.value, mapping: mapping,
+                                into: output)
+                        }
                         output += 3 * interior.count
                     }
                 }
@@ -66,6 +86,30 @@ extension Image {
             }
         }
     }
+}
+
+/// What samples the warp's interior columns: the Swift run, which is the reference, or a
+/// CVisageKernels set's SIMD kernel (bit-identical to it; sets without one fall back to Swift).
+package struct WarpKernel: Sendable, CustomStringConvertible {
+    private let isaValue: UInt32?
+
+    var isa: visage_isa? { isaValue.map { visage_isa(rawValue: $0) } }
+
+    /// The Swift run alone.
+    package static let swift = WarpKernel(isaValue: nil)
+
+    /// The set every warp uses: the best this CPU runs, unless `VISAGE_KERNELS` names another.
+    package static let selected = WarpKernel(
+        isaValue: visage_isa_select(ProcessInfo.processInfo.environment["VISAGE_KERNELS"]).rawValue)
+
+    /// The available sets that have a warp kernel.
+    package static var simd: [WarpKernel] {
+        (0..<UInt32(VISAGE_ISA_COUNT)).map { visage_isa(rawValue: $0) }
+            .filter { visage_isa_is_available($0) != 0 && visage_u8_warp_supported($0) != 0 }
+            .map { WarpKernel(isaValue: $0.rawValue) }
+    }
+
+    package var description: String { isa.map { String(cString: visage_isa_name($0)) } ?? "swift" }
 }
 
 /// 0…255 samples onto the tensor's value range, rounded to whole levels first or not.
@@ -145,6 +189,13 @@ private struct WarpSource {
         (r, g, b) = image.pixelFormat.rgbOffsets
         (maxX, maxY) = (image.width - 1, image.height - 1)
         replicate = border == .replicate
+    }
+
+    /// The layout and `mapping` as the C kernels read them.
+    func kernelSource(mapping: LevelMapping) -> visage_u8_warp_source {
+        visage_u8_warp_source(
+            pixels: pixels, stride: stride, rows: maxY + 1, bytes_per_pixel: step, red: r, green: g, blue: b,
+            scale: mapping.scale, offset: mapping.offset, span: mapping.span, rounded: mapping.rounded ? 1 : 0)
     }
 
     @inline(__always) func rgb(_ x: Int, _ y: Int) -> SIMD4<Float> {

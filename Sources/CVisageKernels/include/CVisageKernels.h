@@ -7,6 +7,7 @@
 #define CVISAGE_KERNELS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,6 +112,31 @@ void visage_f32_vprelu(
 
 /// out = 1 / (1 + exp(-x)); `out` may alias `x`.
 void visage_f32_vsigmoid(visage_isa isa, const float *x, float *out, size_t n);
+
+/// The stored 8-bit pixels and the level mapping of VisageImage's bilinear warp
+/// (`Image.warpAffine`), whose interior columns `visage_u8_warp_interior` samples.
+typedef struct visage_u8_warp_source {
+    const uint8_t *pixels;
+    size_t stride;           // bytes per row
+    size_t rows;             // image height
+    size_t bytes_per_pixel;  // 3 or 4 have kernels
+    size_t red, green, blue; // byte offsets inside a pixel
+    float scale, offset;     // sample × scale + offset when not rounded
+    float span;              // rounded: level / 255 × span + offset
+    int rounded;             // round samples to whole levels first (ties to even)
+} visage_u8_warp_source;
+
+/// Writes `count` interleaved RGB samples, the bilinear mean of the 2×2 neighbourhood at the
+/// 32.32 fixed-point position (fx, fy) stepped by (step_x, step_y), every neighbourhood inside
+/// the image; bit for bit the Swift interior run's arithmetic (no FMA contraction). Returns 0,
+/// writing nothing, when `isa` has no warp kernel or the source has none (gray, or more than
+/// 2³¹ bytes): the caller's own loop then runs.
+int visage_u8_warp_interior(
+    visage_isa isa, const visage_u8_warp_source *source, int64_t fx, int64_t fy, int64_t step_x,
+    int64_t step_y, size_t count, float *output);
+
+/// 1 when the set of `isa` has a warp kernel (the AVX2 and AVX-512 sets), else 0.
+int visage_u8_warp_supported(visage_isa isa);
 
 #ifdef __cplusplus
 }
