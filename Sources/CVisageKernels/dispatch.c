@@ -101,7 +101,7 @@ static const visage_kernel_set avx512_set = {
     .vclamp = visage_f32_vclamp_ukernel__avx512_u32,
     .vprelu = visage_f32_vprelu_ukernel__avx512_u16,
     .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
-    .warp = visage_u8_warp_ukernel__avx2_u8,
+    .warp = visage_u8_warp_ukernel__avx512_u16,
 };
 #endif
 

@@ -142,9 +142,11 @@ void visage_f32_vprelu_ukernel__avx512_u16(size_t, size_t, const float *, const 
 VISAGE_DECLARE_SET(neon, 6x16)
 #endif
 
-// The bilinear warp's interior run (warp_avx2.c); the AVX-512 set uses it too.
+// The bilinear warp's interior run (warp_avx2.c, warp_avx512.c).
 #if defined(__x86_64__) || defined(__i386__)
 void visage_u8_warp_ukernel__avx2_u8(
+    const visage_u8_warp_source *, int64_t, int64_t, int64_t, int64_t, size_t, float *);
+void visage_u8_warp_ukernel__avx512_u16(
     const visage_u8_warp_source *, int64_t, int64_t, int64_t, int64_t, size_t, float *);
 #endif
 
