@@ -110,6 +110,20 @@ def cases(rng):
 
     # TRANSPOSE of the last two axes runs in 4×4 blocks: sizes with every remainder.
     case("transpose_blocks_and_edges", [2, 9, 7], lambda g, x: g.op("TRANSPOSE", [x, g.constant([0, 2, 1], "i32")], [2, 7, 9]))
+    # A tensor read whole by one operator (which would absorb the RELU after the ADD) and through a
+    # narrowed view by another: the view's reader counts, so the ADD must still write the tensor.
+    offsets = np.random.default_rng(SEED + 2).normal(size=(1, 1, 6, 8)).astype(np.float32)
+
+    def read_whole_and_through_view(g, x):
+        summed = g.op("ADD", [x, g.constant(offsets)], [1, 1, 6, 8])
+        rectified = g.op("RELU", [summed], [1, 1, 6, 8])
+        negated = g.op("NEG", [summed], [1, 1, 6, 8])
+        first_rows = g.op("STRIDED_SLICE", [negated, g.constant([0, 0, 0, 0], "i32"), g.constant([0, 0, 2, 0], "i32"),
+                                             g.constant([1, 1, 1, 1], "i32")], [1, 1, 2, 8], begin_mask=0b1011, end_mask=0b1011)
+        column_means = g.op("MEAN", [rectified, g.constant([2], "i32")], [1, 1, 1, 8], keep_dims=1)
+        return g.op("ADD", [first_rows, column_means], [1, 1, 2, 8])
+    case("rows_read_whole_and_through_a_view", [1, 1, 6, 8], read_whole_and_through_view)
+
     return result
 
 

@@ -124,7 +124,7 @@ def main():
 # kernels. They cover options and shapes the bundled models do not use.
 
 OPS = {"ADD": 0, "CONCATENATION": 2, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4, "FLOOR": 8, "LOGISTIC": 14,
-       "MAX_POOL_2D": 17, "MUL": 18, "RESIZE_BILINEAR": 23, "PAD": 34, "TRANSPOSE": 39, "MEAN": 40,
+       "MAX_POOL_2D": 17, "MUL": 18, "RELU": 19, "RESIZE_BILINEAR": 23, "PAD": 34, "TRANSPOSE": 39, "MEAN": 40,
        "SUB": 41, "DIV": 42, "STRIDED_SLICE": 45, "NEG": 59, "SUM": 74, "SQRT": 75, "RSQRT": 76,
        "SQUARED_DIFFERENCE": 99}
 # Builtin options union tags and the (slot, kind) of each field Visage reads.

@@ -36,6 +36,9 @@ struct FusionTests {
         Case(name: "resize_then_add", operations: 2),
         Case(name: "resize_then_add_resized_read_twice", operations: 4),
         Case(name: "transpose_blocks_and_edges", operations: 1),
+        // ADD read whole by RELU and through a narrowed view by NEG: the RELU stays apart (ADD, RELU,
+        // NEG, STRIDED_SLICE, MEAN, ADD), so the ADD's output is written for the view to read.
+        Case(name: "rows_read_whole_and_through_a_view", operations: 6),
     ]
 
     @Test(arguments: cases)

@@ -41,10 +41,14 @@ enum Planner {
         let tensorCount = graph.tensors.count
         let nodes = graph.operators
 
-        // Who reads each tensor.
+        // Who reads each tensor. A read through a narrowed view reads its base tensor too, so no
+        // fusion takes the base for a tensor with one reader and leaves it unwritten.
         var consumers = Array(repeating: [Int](), count: tensorCount)
         for (index, node) in nodes.enumerated() where !skipped[index] {
-            for input in Set(node.inputs) where input >= 0 { consumers[input].append(index) }
+            for input in Set(node.inputs) where input >= 0 {
+                consumers[input].append(index)
+                if let base = views[input], !consumers[base].contains(index) { consumers[base].append(index) }
+            }
         }
         let isOutput = Set(graph.outputs)
         let producer = producers(nodes, tensorCount: tensorCount)
