@@ -67,7 +67,7 @@ let package = Package(
             name: "VisageContoursTests", dependencies: ["VisageContours"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "VisageTests", dependencies: ["Visage", "VisageModels"],
+            name: "VisageTests", dependencies: ["Visage", "VisageModels", "VisageNN"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "VisageVideoTests", dependencies: ["VisageVideo"]),
         .testTarget(name: "VisageCLITests", dependencies: ["visage"]),

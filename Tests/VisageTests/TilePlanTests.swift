@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Visage
+import VisageNN  // SplitMix64
 
 @Suite struct TilePlanTests {
     @Test func defaultMinFaceSizeNeedsOnlyTheLetterbox() {

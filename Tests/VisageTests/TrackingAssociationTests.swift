@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Visage
+import VisageNN  // SplitMix64
 
 struct TrackingAssociationTests {
     /// Every permutation's cost, the reference the assignment must reach.
