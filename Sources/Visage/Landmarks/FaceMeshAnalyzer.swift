@@ -60,22 +60,37 @@ public final class FaceMeshAnalyzer {
     ///
     /// - Throws: ``LandmarkError``, ``BlendshapeError`` or ``FaceGeometryError`` when a stage fails.
     public func analyze(_ image: Image, region: MeshRegion) throws -> FaceAnalysis? {
+        try analyze(image, region: region, stageEnded: { _ in })
+    }
+
+    /// ``analyze(_:region:)``, calling `stageEnded` with each stage's name as it ends (``StageProfile``).
+    package func analyze(_ image: Image, region: MeshRegion, stageEnded: (String) -> Void) throws -> FaceAnalysis? {
         try checkSize(of: image, region: region)
         writeMeshInput(of: image, region: region)
+        stageEnded("mesh input (warp)")
         try runMesh()
+        stageEnded("mesh network")
         let faceMesh = try readMesh(region: region)
+        stageEnded("mesh decoding")
         guard faceMesh.isFacePresent else { return nil }
-        let coefficients = try blendshapes(for: faceMesh)
-        return FaceAnalysis(
-            region: region, mesh: faceMesh, blendshapes: coefficients, pose: try pose(for: faceMesh),
-            classification: try FaceClassification(blendshapes: coefficients, mesh: faceMesh))
+        try writeBlendshapeInput(for: faceMesh)
+        stageEnded("blendshape input")
+        try runBlendshapes()
+        stageEnded("blendshape network")
+        let coefficients = try readBlendshapes()
+        stageEnded("blendshape decoding")
+        let headPose = try pose(for: faceMesh)
+        stageEnded("pose")
+        let classification = try FaceClassification(blendshapes: coefficients, mesh: faceMesh)
+        stageEnded("classification")
+        return FaceAnalysis(region: region, mesh: faceMesh, blendshapes: coefficients, pose: headPose, classification: classification)
     }
 }
 
-/// The stages of ``FaceMeshAnalyzer/analyze(_:region:)`` one by one, in order, for the stage profile.
+/// The stages of ``FaceMeshAnalyzer/analyze(_:region:stageEnded:)``, in order.
 extension FaceMeshAnalyzer {
     /// Throws when `region` was made for a picture of another size than `image`'s upright one.
-    package func checkSize(of image: Image, region: MeshRegion) throws(LandmarkError) {
+    private func checkSize(of image: Image, region: MeshRegion) throws(LandmarkError) {
         let upright = image.orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
         guard upright.width == region.imageWidth, upright.height == region.imageHeight else {
             throw .degenerateRegion(reason: "region is for a \(region.imageWidth)×\(region.imageHeight) picture; the image is \(upright.width)×\(upright.height)")
@@ -86,7 +101,7 @@ extension FaceMeshAnalyzer {
     ///
     /// MediaPipe warps 8-bit pixels into 8-bit pixels before scaling to 0…1; rounding the same way keeps
     /// the mesh's input, and the blendshapes that depend on it, closest to MediaPipe's.
-    package func writeMeshInput(of image: Image, region: MeshRegion) {
+    private func writeMeshInput(of image: Image, region: MeshRegion) {
         let size = MeshRegion.tensorSize
         mesh.withInput(0) {
             image.warpAffine(
@@ -96,12 +111,12 @@ extension FaceMeshAnalyzer {
         }
     }
 
-    package func runMesh() throws(LandmarkError) {
+    private func runMesh() throws(LandmarkError) {
         do { try mesh.invoke() } catch { throw .model(reason: error.description) }
     }
 
     /// The mesh model's outputs projected back from `region` to the picture, read in place.
-    package func readMesh(region: MeshRegion) throws(LandmarkError) -> FaceMesh {
+    private func readMesh(region: MeshRegion) throws(LandmarkError) -> FaceMesh {
         let presenceLogit = mesh.withOutput(1) { $0.first ?? .nan }
         // The interpreter's accessors rethrow untyped errors; a Result keeps the type.
         return try mesh.withOutput(0) { landmarks in
@@ -110,23 +125,23 @@ extension FaceMeshAnalyzer {
     }
 
     /// The 146 points of `faceMesh` the blendshape model reads, written straight into its input.
-    package func writeBlendshapeInput(for faceMesh: FaceMesh) throws(BlendshapeError) {
+    private func writeBlendshapeInput(for faceMesh: FaceMesh) throws(BlendshapeError) {
         try blendshapes.withInput(0) { input in
             Result { () throws(BlendshapeError) in try BlendshapeInput.write(faceMesh, into: input) }
         }.get()
     }
 
-    package func runBlendshapes() throws(LandmarkError) {
+    private func runBlendshapes() throws(LandmarkError) {
         do { try blendshapes.invoke() } catch { throw .model(reason: error.description) }
     }
 
-    package func readBlendshapes() throws(BlendshapeError) -> FaceBlendshapes {
+    private func readBlendshapes() throws(BlendshapeError) -> FaceBlendshapes {
         try blendshapes.withOutput(0) { output in
             Result { () throws(BlendshapeError) in try FaceBlendshapes(modelOutput: output) }
         }.get()
     }
 
-    package func pose(for faceMesh: FaceMesh) throws(FaceGeometryError) -> HeadPose {
+    private func pose(for faceMesh: FaceMesh) throws(FaceGeometryError) -> HeadPose {
         try geometry.pose(for: faceMesh)
     }
 }

@@ -60,24 +60,24 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
 
     /// Runs the detector on `window` of `image` (whose stored pixels have `orientation`) and returns the
     /// faces after weighted NMS, normalized to the upright picture.
-    package func detect(in image: Image, orientation: ImageOrientation, window: DetectionWindow) throws(FaceDetectionError) -> [Detection] {
-        try withInterpreter { interpreter throws(FaceDetectionError) in
-            writeInput(of: image, orientation: orientation, window: window, into: interpreter)
-            try run(interpreter)
-            return detections(in: interpreter, window: window)
-        }
-    }
-
-    /// Runs `body` with an interpreter no other call is using.
-    package func withInterpreter<T>(_ body: (Interpreter) throws(FaceDetectionError) -> T) throws(FaceDetectionError) -> T {
+    /// `stageEnded` is called with each stage's name as it ends (``StageProfile``).
+    package func detect(
+        in image: Image, orientation: ImageOrientation, window: DetectionWindow, stageEnded: (String) -> Void = { _ in }
+    ) throws(FaceDetectionError) -> [Detection] {
         let interpreter = try borrow()
         defer { giveBack(interpreter) }
-        return try body(interpreter)
+        writeInput(of: image, orientation: orientation, window: window, into: interpreter)
+        stageEnded("detector input (warp)")
+        try run(interpreter)
+        stageEnded("detector network")
+        let found = detections(in: interpreter, window: window)
+        stageEnded("detector decoding and NMS")
+        return found
     }
 
-    /// The detect stages one by one, for ``detect(in:orientation:window:)`` and the stage profile:
-    /// `window` of `image` letterboxed into the input tensor (−1…1) …
-    package func writeInput(of image: Image, orientation: ImageOrientation, window: DetectionWindow, into interpreter: Interpreter) {
+    /// The stages of ``detect(in:orientation:window:stageEnded:)``: `window` of `image` letterboxed into
+    /// the input tensor (−1…1) …
+    private func writeInput(of image: Image, orientation: ImageOrientation, window: DetectionWindow, into interpreter: Interpreter) {
         let size = variant.inputSize
         let transform = window.warpTransform(tensorSize: size, rawWidth: image.width, rawHeight: image.height, orientation: orientation)
         interpreter.withInput(0) { tensor in
@@ -86,7 +86,7 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
     }
 
     /// … the network …
-    package func run(_ interpreter: Interpreter) throws(FaceDetectionError) {
+    private func run(_ interpreter: Interpreter) throws(FaceDetectionError) {
         do {
             try interpreter.invoke()
         } catch {
@@ -95,7 +95,7 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
     }
 
     /// … and its outputs decoded, merged by weighted NMS and projected from `window` to the upright picture.
-    package func detections(in interpreter: Interpreter, window: DetectionWindow) -> [Detection] {
+    private func detections(in interpreter: Interpreter, window: DetectionWindow) -> [Detection] {
         let decoded = interpreter.withOutput(regressorsIndex) { regressors in
             interpreter.withOutput(classificatorsIndex) { classificators in
                 variant.decoder.decode(regressors: regressors, classificators: classificators)

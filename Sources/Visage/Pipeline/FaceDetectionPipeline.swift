@@ -24,10 +24,11 @@ package enum FaceDetectionPipeline {
     /// `.accurate` runs the full-range model on the letterbox and on overlapping tiles fine enough for
     /// faces `minFaceSize` × the picture's width wide (see ``TilePlan``), merging everything with weighted NMS.
     /// A tile's detections that touch one of its inner edges are dropped first: that face is cut, and
-    /// lies whole in a neighbouring tile or is large enough for a coarser level.
+    /// lies whole in a neighbouring tile or is large enough for a coarser level. `stageEnded` is called
+    /// with each stage's name as it ends (``StageProfile``).
     package static func detect(
         in image: Image, orientation: ImageOrientation? = nil, mode: FaceDetectorOptions.PerformanceMode,
-        minFaceSize: Double = 0
+        minFaceSize: Double = 0, stageEnded: (String) -> Void = { _ in }
     ) throws(FaceDetectionError) -> [DetectedFace] {
         let orientation = orientation ?? image.orientation
         let upright = orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
@@ -35,24 +36,29 @@ package enum FaceDetectionPipeline {
         switch mode {
         case .fast:
             let runner = try DetectorRunner.shared(.shortRange)
+            stageEnded("detector lookup")
             detections = try runner.detect(
-                in: image, orientation: orientation, window: .letterbox(width: upright.width, height: upright.height))
+                in: image, orientation: orientation, window: .letterbox(width: upright.width, height: upright.height),
+                stageEnded: stageEnded)
         case .accurate:
             let runner = try DetectorRunner.shared(.fullRange)
+            stageEnded("detector lookup")
             let windows = TilePlan(imageWidth: upright.width, imageHeight: upright.height, minFaceSize: minFaceSize).windows
             var all: [Detection] = []
             for window in windows {
-                let found = try runner.detect(in: image, orientation: orientation, window: window)
+                let found = try runner.detect(in: image, orientation: orientation, window: window, stageEnded: stageEnded)
                 all += window == windows[0] ? found : found.filter { !window.cuts($0) }
             }
             detections = windows.count > 1 ? weightedNonMaxSuppression(all, threshold: DetectorVariant.suppressionThreshold) : all
         }
-        return detections.map { detection in
+        let faces = detections.map { detection in
             var face = DetectedFace(
                 detection: detection, imageWidth: upright.width, imageHeight: upright.height,
                 angles: HeadAngles(roll: 0, yaw: 0, pitch: 0))
             face.angles = HeadAngles(keypoints: face.pixelKeypoints)
             return face
         }
+        stageEnded("keypoint angles")
+        return faces
     }
 }
