@@ -16,8 +16,10 @@ let package = Package(
     targets: [
         // System codecs. Headers and link flags come from pkg-config.
         .systemLibrary(
-            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
-            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+            name: "CLibJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        // libjpeg's API behind setjmp: the only place a longjmp can happen, and it stays in C.
+        .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
@@ -28,7 +30,7 @@ let package = Package(
         // Normalized and pixel coordinates, orientation. No dependencies.
         .target(name: "VisageGeometry"),
         // Pixel buffers, decode/encode, EXIF orientation, resize, warp to tensor.
-        .target(name: "VisageImage", dependencies: ["VisageGeometry", "CTurboJPEG", "CPNG", "CVisageKernels"]),
+        .target(name: "VisageImage", dependencies: ["VisageGeometry", "CJPEG", "CPNG", "CVisageKernels"]),
         // TFLite reader, planner, operators, interpreter. Sees tensors, never faces.
         .target(name: "VisageNN", dependencies: ["CVisageKernels"]),
         // Vision-style contour detection on any image.

@@ -1,11 +1,16 @@
-import CTurboJPEG
+import CJPEG
 import VisageGeometry
 
-/// JPEG through the TurboJPEG API, which reports errors by return value (no `longjmp` crosses Swift).
+/// JPEG through libjpeg's own API (libjpeg-turbo underneath), behind the small C target `CJPEG` that
+/// owns the error manager: `setjmp`/`longjmp` stay inside C and never cross a Swift frame.
 ///
 /// Decoding uses the accurate integer IDCT and smooth upsampling (libjpeg's defaults, as Pillow and djpeg).
 /// CMYK and YCCK files decode to CMYK and are converted to RGB here, as Pillow converts them.
+/// Errors are classified by libjpeg's message codes, never by their text.
 package enum JPEGCodec {
+    /// Progressive files with more scans than this are refused: each scan is a pass over every coefficient.
+    static let maximumScans: Int32 = 500
+
     package static func info(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> ImageFileInfo {
         let markers = try JPEGMarkers(bytes)
         let colorModel: String
@@ -25,59 +30,44 @@ package enum JPEGCodec {
     package static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions) throws(ImageError) -> Image {
         let markers = try JPEGMarkers(bytes)
         try checkPixelLimit(width: markers.width, height: markers.height, limit: options.pixelLimit)
-        guard let handle = tjInitDecompress() else { throw .corrupt(.jpeg, reason: "cannot create a TurboJPEG decompressor") }
-        defer { tjDestroy(handle) }
-        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        if tjDecompressHeader3(handle, base, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0 {
-            throw failure(handle)
-        }
-        // The header libjpeg read is the one it will decode; check its size too.
-        try checkPixelLimit(width: Int(width), height: Int(height), limit: options.pixelLimit)
-
-        var (outWidth, outHeight) = (Int(width), Int(height))
+        let decoder = try JPEGDecoder(bytes, pixelLimit: options.pixelLimit)
+        var scale = 8
         if let maximum = options.maximumDimension {
-            (outWidth, outHeight) = scaledSize(width: outWidth, height: outHeight, atLeast: maximum)
+            scale = scaleNumerator(width: decoder.width, height: decoder.height, atLeast: maximum)
         }
-        let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-        let isGray = colorspace == Int32(TJCS_GRAY.rawValue)
-        let pixelFormat: PixelFormat = isGray ? .gray8 : .rgb8
-        let tjFormat = isCMYK ? TJPF_CMYK : isGray ? TJPF_GRAY : TJPF_RGB
-        let decodedBytesPerPixel = isCMYK ? 4 : pixelFormat.bytesPerPixel
-        let flags = TJFLAG_ACCURATEDCT | TJFLAG_LIMITSCANS
-
-        let image = try Image(uninitializedWidth: outWidth, height: outHeight, pixelFormat: pixelFormat, orientation: markers.orientation) { out throws(ImageError) in
-            let pitch = outWidth * decodedBytesPerPixel
-            let target: UnsafeMutableRawPointer = isCMYK ? .allocate(byteCount: pitch * outHeight, alignment: 16) : out.baseAddress!
-            defer { if isCMYK { target.deallocate() } }
-            let status = tjDecompress2(
-                handle, base, UInt(bytes.count), target.assumingMemoryBound(to: UInt8.self), Int32(outWidth), Int32(pitch),
-                Int32(outHeight), Int32(tjFormat.rawValue), flags)
-            if status != 0 {
-                let error = failure(handle)
-                // Warnings leave a complete image, except the one for data that stops early.
-                if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) { throw error }
-                if case .truncated = error { throw error }
-            }
-            if isCMYK {
-                convertCMYK(
-                    UnsafeRawBufferPointer(start: target, count: pitch * outHeight), to: out, inverted: markers.hasAdobeMarker)
+        let output = try decoder.start(scaleNumerator: scale)
+        let pixelFormat: PixelFormat = decoder.isGray ? .gray8 : .rgb8
+        return try Image(uninitializedWidth: output.width, height: output.height, pixelFormat: pixelFormat, orientation: markers.orientation) { out throws(ImageError) in
+            if decoder.isCMYK {
+                let pitch = output.width * 4
+                let cmyk = UnsafeMutableRawBufferPointer.allocate(byteCount: pitch * output.height, alignment: 16)
+                defer { cmyk.deallocate() }
+                try decoder.readRows(into: cmyk.baseAddress!, bytesPerRow: pitch, count: output.height)
+                convertCMYK(UnsafeRawBufferPointer(cmyk), to: out, inverted: markers.hasAdobeMarker)
+            } else {
+                try decoder.readRows(into: out.baseAddress!, bytesPerRow: output.width * pixelFormat.bytesPerPixel, count: output.height)
             }
         }
-        return image
     }
 
-    /// The smallest libjpeg scaled-IDCT size (factors ≤ 1) whose longer side still reaches `minimum`.
-    static func scaledSize(width: Int, height: Int, atLeast minimum: Int) -> (width: Int, height: Int) {
-        var count: Int32 = 0
-        guard let factors = tjGetScalingFactors(&count) else { return (width, height) }
-        var best = (width, height)
-        for factor in UnsafeBufferPointer(start: factors, count: Int(count)) where factor.num <= factor.denom {
-            let (num, denom) = (Int(factor.num), Int(factor.denom))
-            let scaled = ((width * num + denom - 1) / denom, (height * num + denom - 1) / denom)
-            if max(scaled.0, scaled.1) >= minimum, scaled.0 * scaled.1 < best.0 * best.1 { best = scaled }
+    /// The smallest libjpeg scaled-IDCT numerator (n/8, n ≤ 8) whose longer side still reaches `minimum`.
+    static func scaleNumerator(width: Int, height: Int, atLeast minimum: Int) -> Int {
+        var best = 8
+        for numerator in stride(from: 8, through: 1, by: -1) {
+            let scaled = scaledSize(width: width, height: height, numerator: numerator)
+            if max(scaled.width, scaled.height) >= minimum { best = numerator }
         }
         return best
+    }
+
+    /// The output size libjpeg computes for a scale of `numerator`/8 (rounded up, as `jdiv_round_up`).
+    static func scaledSize(width: Int, height: Int, numerator: Int) -> (width: Int, height: Int) {
+        ((width * numerator + 7) / 8, (height * numerator + 7) / 8)
+    }
+
+    /// The smallest scaled-IDCT size (factors ≤ 1) whose longer side still reaches `minimum`.
+    static func scaledSize(width: Int, height: Int, atLeast minimum: Int) -> (width: Int, height: Int) {
+        scaledSize(width: width, height: height, numerator: scaleNumerator(width: width, height: height, atLeast: minimum))
     }
 
     /// CMYK to RGB as Pillow converts it: `R = (255 − K) − (C × (255 − K)) / 255`, rounded the same way.
@@ -95,42 +85,38 @@ package enum JPEGCodec {
         }
     }
 
-    /// The handle's error as a typed error; libjpeg's "premature end" warning means truncated data.
-    private static func failure(_ handle: tjhandle) -> ImageError {
-        let message = String(cString: tjGetErrorStr2(handle))
-        if message.contains("Premature end") { return .truncated(.jpeg, reason: message) }
-        return .corrupt(.jpeg, reason: message)
-    }
-
     /// Compresses with 4:2:0 chroma subsampling (4:4:4 above quality 90; grayscale stays one channel).
     package static func encode(_ image: Image, quality: Int) throws(ImageError) -> [UInt8] {
         guard (1...100).contains(quality) else {
             throw .invalidParameter(name: "JPEG quality", value: "\(quality)", rule: "must be in 1…100")
         }
-        guard let handle = tjInitCompress() else { throw .encodingFailed(.jpeg, reason: "cannot create a TurboJPEG compressor") }
-        defer { tjDestroy(handle) }
-        let tjFormat: TJPF = switch image.pixelFormat {
-        case .rgb8: TJPF_RGB
-        case .rgba8: TJPF_RGBA
-        case .bgra8: TJPF_BGRA
-        case .gray8: TJPF_GRAY
+        guard let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height), width <= 65_500, height <= 65_500 else {
+            throw .encodingFailed(.jpeg, reason: "\(image.width)×\(image.height) exceeds JPEG's 65 500-pixel sides")
         }
-        guard let pitch = Int32(exactly: image.bytesPerRow) else {
-            throw .encodingFailed(.jpeg, reason: "rows of \(image.bytesPerRow) bytes exceed TurboJPEG's 32-bit pitch")
+        let (channels, bgr): (Int32, Int32) = switch image.pixelFormat {
+        case .rgb8: (3, 0)
+        case .rgba8: (4, 0)
+        case .bgra8: (4, 1)
+        case .gray8: (1, 0)
         }
-        let subsampling = image.pixelFormat == .gray8 ? TJSAMP_GRAY : quality > 90 ? TJSAMP_444 : TJSAMP_420
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
-        let status = withExtendedLifetime(image.storage) {
-            tjCompress2(
-                handle, image.storage.base.assumingMemoryBound(to: UInt8.self), Int32(image.width), pitch,
-                Int32(image.height), Int32(tjFormat.rawValue), &output, &size, Int32(subsampling.rawValue), Int32(quality),
-                TJFLAG_ACCURATEDCT)
+        var status = vjpeg_status()
+        let result = withExtendedLifetime(image.storage) {
+            vjpeg_encode(
+                image.storage.base.assumingMemoryBound(to: UInt8.self), width, height, image.bytesPerRow, channels, bgr,
+                Int32(quality), quality > 90 ? 0 : 1, &output, &size, &status)
         }
-        defer { tjFree(output) }
-        guard status == 0, let output else {
-            throw .encodingFailed(.jpeg, reason: String(cString: tjGetErrorStr2(handle)))
+        defer { vjpeg_free(output) }
+        guard result == 0, let output else {
+            throw .encodingFailed(.jpeg, reason: message(of: status))
         }
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    }
+
+    static func message(of status: vjpeg_status) -> String {
+        withUnsafeBytes(of: status.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
     }
 }

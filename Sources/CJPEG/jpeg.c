@@ -1,0 +1,229 @@
+// libjpeg behind setjmp: see include/CJPEG.h. Every entry point sets its own jump target, so a
+// longjmp only ever returns into the C frame that set it.
+#include "CJPEG.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf jump;
+    vjpeg_status *status;
+} vjpeg_error_mgr;
+
+typedef struct {
+    struct jpeg_progress_mgr base;
+    int max_scans;
+} vjpeg_progress_mgr;
+
+struct vjpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    vjpeg_error_mgr error;
+    vjpeg_progress_mgr progress;
+    vjpeg_status status;
+    int started;
+};
+
+int vjpeg_code_truncated_input(void) { return JERR_INPUT_EOF; }
+int vjpeg_code_no_image(void) { return JERR_NO_IMAGE; }
+int vjpeg_code_out_of_memory(void) { return JERR_OUT_OF_MEMORY; }
+
+static void on_error_exit(j_common_ptr cinfo) {
+    vjpeg_error_mgr *error = (vjpeg_error_mgr *)cinfo->err;
+    error->status->message_code = error->base.msg_code;
+    error->base.format_message(cinfo, error->status->message);
+    longjmp(error->jump, 1);
+}
+
+// Warnings are counted, never printed; the one for data that stops early marks the image truncated.
+static void on_message(j_common_ptr cinfo, int level) {
+    vjpeg_error_mgr *error = (vjpeg_error_mgr *)cinfo->err;
+    if (level >= 0) return;
+    error->base.num_warnings++;
+    error->status->warning_count++;
+    if (error->base.msg_code == JWRN_JPEG_EOF) error->status->truncated = 1;
+}
+
+static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+// A progressive file can hold thousands of tiny scans, each a full pass over the coefficients.
+static void on_progress(j_common_ptr cinfo) {
+    vjpeg_progress_mgr *progress = (vjpeg_progress_mgr *)cinfo->progress;
+    if (!cinfo->is_decompressor || progress->max_scans <= 0) return;
+    if (((j_decompress_ptr)cinfo)->input_scan_number > progress->max_scans) {
+        vjpeg_error_mgr *error = (vjpeg_error_mgr *)cinfo->err;
+        error->status->message_code = VJPEG_TOO_MANY_SCANS;
+        snprintf(error->status->message, sizeof error->status->message,
+                 "progressive JPEG with more than %d scans", progress->max_scans);
+        longjmp(error->jump, 1);
+    }
+}
+
+static void install_errors(vjpeg_error_mgr *error, vjpeg_status *status) {
+    jpeg_std_error(&error->base);
+    error->base.error_exit = on_error_exit;
+    error->base.emit_message = on_message;
+    error->base.output_message = on_output_message;
+    error->status = status;
+}
+
+vjpeg_decoder *vjpeg_create(const uint8_t *data, size_t size, long max_memory, int max_scans) {
+    vjpeg_decoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) return NULL;
+    install_errors(&decoder->error, &decoder->status);
+    decoder->cinfo.err = &decoder->error.base;
+    if (setjmp(decoder->error.jump)) {
+        jpeg_destroy_decompress(&decoder->cinfo);
+        free(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->cinfo);
+    if (max_memory > 0) decoder->cinfo.mem->max_memory_to_use = max_memory;
+    decoder->progress.base.progress_monitor = on_progress;
+    decoder->progress.max_scans = max_scans;
+    decoder->cinfo.progress = &decoder->progress.base;
+    jpeg_mem_src(&decoder->cinfo, data, (unsigned long)size);
+    return decoder;
+}
+
+void vjpeg_destroy(vjpeg_decoder *decoder) {
+    if (!decoder) return;
+    // jpeg_destroy releases every pool; it cannot fail, but keep a jump target in case it reports.
+    if (!setjmp(decoder->error.jump)) jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder);
+}
+
+const vjpeg_status *vjpeg_status_of(const vjpeg_decoder *decoder) { return &decoder->status; }
+
+static vjpeg_color color_of(J_COLOR_SPACE space) {
+    switch (space) {
+    case JCS_GRAYSCALE: return VJPEG_COLOR_GRAY;
+    case JCS_RGB: return VJPEG_COLOR_RGB;
+    case JCS_YCbCr: return VJPEG_COLOR_YCBCR;
+    case JCS_CMYK: return VJPEG_COLOR_CMYK;
+    case JCS_YCCK: return VJPEG_COLOR_YCCK;
+    default: return VJPEG_COLOR_UNKNOWN;
+    }
+}
+
+int vjpeg_read_header(vjpeg_decoder *decoder, vjpeg_header *header) {
+    if (setjmp(decoder->error.jump)) return -1;
+    jpeg_read_header(&decoder->cinfo, TRUE);
+    header->width = decoder->cinfo.image_width;
+    header->height = decoder->cinfo.image_height;
+    header->components = decoder->cinfo.num_components;
+    header->color = color_of(decoder->cinfo.jpeg_color_space);
+    header->progressive = decoder->cinfo.progressive_mode ? 1 : 0;
+    return 0;
+}
+
+int vjpeg_start(vjpeg_decoder *decoder, int scale_num, vjpeg_output output, uint32_t *out_width, uint32_t *out_height) {
+    if (setjmp(decoder->error.jump)) return -1;
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    cinfo->scale_num = (unsigned int)scale_num;
+    cinfo->scale_denom = 8;
+    cinfo->dct_method = JDCT_ISLOW;
+    cinfo->do_fancy_upsampling = TRUE;
+    switch (output) {
+    case VJPEG_OUT_GRAY: cinfo->out_color_space = JCS_GRAYSCALE; break;
+    case VJPEG_OUT_CMYK: cinfo->out_color_space = JCS_CMYK; break;
+    default: cinfo->out_color_space = JCS_EXT_RGB; break;
+    }
+    jpeg_start_decompress(cinfo);
+    decoder->started = 1;
+    *out_width = cinfo->output_width;
+    *out_height = cinfo->output_height;
+    return 0;
+}
+
+int vjpeg_crop_columns(vjpeg_decoder *decoder, uint32_t *x, uint32_t *width) {
+    if (setjmp(decoder->error.jump)) return -1;
+    JDIMENSION offset = *x, count = *width;
+    jpeg_crop_scanline(&decoder->cinfo, &offset, &count);
+    *x = offset;
+    *width = count;
+    return 0;
+}
+
+int vjpeg_skip_rows(vjpeg_decoder *decoder, uint32_t rows, uint32_t *skipped) {
+    if (setjmp(decoder->error.jump)) return -1;
+    *skipped = jpeg_skip_scanlines(&decoder->cinfo, rows);
+    return 0;
+}
+
+int vjpeg_read_rows(vjpeg_decoder *decoder, uint8_t *destination, size_t stride, uint32_t rows, uint32_t *decoded) {
+    *decoded = 0;
+    if (setjmp(decoder->error.jump)) return -1;
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    JSAMPROW pointers[16];
+    uint32_t done = 0;
+    while (done < rows && cinfo->output_scanline < cinfo->output_height) {
+        uint32_t batch = rows - done < 16 ? rows - done : 16;
+        for (uint32_t row = 0; row < batch; row++) pointers[row] = destination + (size_t)(done + row) * stride;
+        JDIMENSION got = jpeg_read_scanlines(cinfo, pointers, batch);
+        if (got == 0) break;
+        done += got;
+        *decoded = done;
+    }
+    // Reading the last row also reads the trailing markers, where a missing EOI shows up.
+    if (cinfo->output_scanline == cinfo->output_height) jpeg_finish_decompress(cinfo);
+    return 0;
+}
+
+uint32_t vjpeg_output_row(const vjpeg_decoder *decoder) { return decoder->cinfo.output_scanline; }
+
+int vjpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int bgr_order,
+                 int quality, int subsampling, uint8_t **output, unsigned long *output_size, vjpeg_status *status) {
+    struct jpeg_compress_struct cinfo;
+    vjpeg_error_mgr error;
+    memset(status, 0, sizeof *status);
+    *output = NULL;
+    *output_size = 0;
+    install_errors(&error, status);
+    cinfo.err = &error.base;
+    // libjpeg owns *output until jpeg_destroy; on failure it is freed here, never handed to Swift.
+    unsigned char *volatile buffer = NULL;
+    unsigned long volatile size = 0;
+    if (setjmp(error.jump)) {
+        jpeg_destroy_compress(&cinfo);
+        free(buffer);
+        return -1;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, (unsigned char **)&buffer, (unsigned long *)&size);
+    cinfo.image_width = width;
+    cinfo.image_height = height;
+    cinfo.input_components = channels;
+    cinfo.in_color_space = channels == 1 ? JCS_GRAYSCALE
+                         : channels == 3 ? JCS_EXT_RGB
+                         : bgr_order ? JCS_EXT_BGRA : JCS_EXT_RGBA;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    cinfo.dct_method = JDCT_ISLOW;
+    if (channels != 1) {
+        int factor = subsampling ? 2 : 1;
+        cinfo.comp_info[0].h_samp_factor = factor;
+        cinfo.comp_info[0].v_samp_factor = factor;
+        for (int component = 1; component < cinfo.num_components; component++) {
+            cinfo.comp_info[component].h_samp_factor = 1;
+            cinfo.comp_info[component].v_samp_factor = 1;
+        }
+    }
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    *output = buffer;
+    *output_size = size;
+    // jpeg_destroy frees only libjpeg's pools; the mem destination's buffer now belongs to the caller.
+    jpeg_destroy_compress(&cinfo);
+    return 0;
+}
+
+void vjpeg_free(void *pointer) { free(pointer); }
