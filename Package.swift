@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "Visage", targets: ["Visage"]),
         .executable(name: "visage", targets: ["visage"]),
+        // Stand-ins for the UIKit, Core Graphics, Core Image and ImageIO types iOS face code passes around.
+        .library(name: "VisageImageStandIns", targets: ["VisageImageStandIns"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -53,6 +55,9 @@ let package = Package(
         .target(
             name: "Visage",
             dependencies: ["VisageGeometry", "VisageImage", "VisageNN", "VisageContours", "VisageModels", "VisageVideo"]),
+        // UIImage, CGImage, CIImage, CGImagePropertyOrientation, CGPath: thin wrappers of Image for the
+        // iOS compatibility modules (VisageVision, VisageMLKit), so ported code compiles unchanged.
+        .target(name: "VisageImageStandIns", dependencies: ["VisageGeometry", "VisageImage"]),
         // The command-line tool.
         .executableTarget(
             name: "visage",
@@ -73,5 +78,6 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "VisageVideoTests", dependencies: ["VisageVideo"]),
         .testTarget(name: "VisageCLITests", dependencies: ["visage"]),
+        .testTarget(name: "VisageImageStandInsTests", dependencies: ["VisageImageStandIns", "VisageGeometry", "VisageImage"]),
     ]
 )
