@@ -77,7 +77,7 @@ let package = Package(
             name: "VisageTests", dependencies: ["Visage", "VisageModels", "VisageNN"],
             resources: [.copy("Fixtures")]),
         .testTarget(name: "VisageVideoTests", dependencies: ["VisageVideo"]),
-        .testTarget(name: "VisageCLITests", dependencies: ["visage"]),
+        .testTarget(name: "VisageCLITests", dependencies: ["visage", "Visage"]),
         .testTarget(name: "VisageImageStandInsTests", dependencies: ["VisageImageStandIns", "VisageGeometry", "VisageImage"]),
     ]
 )

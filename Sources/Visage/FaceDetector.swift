@@ -33,17 +33,25 @@ public struct FaceDetector: Sendable {
     }
 
     /// ``process(_:orientation:)`` keeping the analysis. The mesh runs when a mode needs it, when `mesh`
-    /// is true, or for `captureQuality`.
+    /// is true, or for `captureQuality`. With `maxFaces`, only that many of the most confident faces are
+    /// kept, before the mesh runs.
     package func analyzedFaces(
-        in image: Image, orientation: ImageOrientation? = nil, mesh: Bool = false, captureQuality: Bool = false
+        in image: Image, orientation: ImageOrientation? = nil, mesh: Bool = false, captureQuality: Bool = false,
+        maxFaces: Int? = nil
     ) throws(FaceDetectionError) -> [AnalyzedFace] {
         let minFaceSize = options.minFaceSize
         guard minFaceSize.isFinite, (0...1).contains(minFaceSize) else {
             throw .invalidParameter(name: "minFaceSize", value: "\(minFaceSize)", rule: "must be a fraction of the image width in 0…1")
         }
-        let faces = try FaceDetectionPipeline.detect(
+        var faces = try FaceDetectionPipeline.detect(
             in: image, orientation: orientation, mode: options.performanceMode, minFaceSize: minFaceSize
         ).filter { Double($0.detection.width) >= minFaceSize }
+        if let maxFaces {
+            guard maxFaces >= 1 else {
+                throw .invalidParameter(name: "maxFaces", value: "\(maxFaces)", rule: "must be at least 1")
+            }
+            faces = Array(faces.sorted { $0.detection.score > $1.detection.score }.prefix(maxFaces))
+        }
         guard options.needsMesh || mesh || captureQuality else { return faces.map { AnalyzedFace(face: Face($0)) } }
         let results = try FaceLandmarkPipeline.analyze(
             image, orientation: orientation, regions: try FaceLandmarkPipeline.regions(for: faces), captureQuality: captureQuality)

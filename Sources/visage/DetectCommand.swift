@@ -88,55 +88,12 @@ struct DetectCommand: AsyncParsableCommand {
         }
     }
 
-    struct Rect: Encodable {
-        var x, y, width, height: Double
-    }
-
-    struct Point: Encodable {
-        var x, y: Double
-    }
-
-    struct Point3: Encodable {
-        var x, y, z: Double
-    }
-
-    struct FaceRecord: Encodable {
-        /// Pixels, origin top left.
-        var frame: Rect
-        /// Normalized, origin bottom left (Vision's convention).
-        var boundingBox: Rect
-        var confidence: Float
-        var roll, yaw, pitch: Double
-        /// Pixels, origin top left.
-        var keypoints: [String: Point]
-        /// Vision's regions, pixels, origin top left.
-        var landmarks: [String: [Point]]?
-        var mlkitLandmarks: [String: Point]?
-        var contours: [String: [Point]]?
-        var mesh: [Point3]?
-        var blendshapes: [String: Float]?
-        var smilingProbability: Float?
-        var leftEyeOpenProbability: Float?
-        var rightEyeOpenProbability: Float?
-        var captureQuality: Float?
-    }
-
-    struct Record: Encodable {
-        var image: String
-        var width: Int
-        var height: Int
-        var faces: [FaceRecord]
-    }
-
     /// What to report beyond the detector's results.
-    struct Extras {
-        var landmarks = false, contours = false, classify = false, quality = false, mesh = false
-        /// The mesh runs for `mesh` alone too: its pose replaces the keypoint angles.
-        var needsMesh: Bool { landmarks || contours || classify || quality || mesh }
-    }
-
-    var extras: Extras {
-        Extras(landmarks: landmarks, contours: contours, classify: classify, quality: quality, mesh: mesh)
+    var extras: FaceFeatures {
+        var features: FaceFeatures = []
+        for (flag, feature) in [(landmarks, FaceFeatures.landmarks), (contours, .contours), (classify, .classify), (quality, .quality), (mesh, .mesh)]
+        where flag { features.insert(feature) }
+        return features
     }
 
     var detector: FaceDetector {
@@ -159,9 +116,9 @@ struct DetectCommand: AsyncParsableCommand {
             let name = batch.displayName(url)
             let size = image.size
             if json {
-                try JSONOutput.line(Record(
+                try JSONOutput.line(FacesRecord(
                     image: name, width: Int(size.width), height: Int(size.height),
-                    faces: faces.map { Self.record($0, extras: extras, imageSize: size) }))
+                    faces: faces.map { FaceRecord($0, features: extras, imageSize: size) }))
             } else {
                 print(Self.summary(faces, extras: extras, name: name, size: size))
             }
@@ -171,8 +128,8 @@ struct DetectCommand: AsyncParsableCommand {
         }
     }
 
-    static func faces(_ detector: FaceDetector, extras: Extras, in image: Image) throws -> [FaceDetector.AnalyzedFace] {
-        try detector.analyzedFaces(in: image, mesh: extras.needsMesh, captureQuality: extras.quality)
+    static func faces(_ detector: FaceDetector, extras: FaceFeatures, in image: Image) throws -> [FaceDetector.AnalyzedFace] {
+        try detector.analyzedFaces(in: image, mesh: extras.needsMesh, captureQuality: extras.contains(.quality))
     }
 
     struct Timing: Encodable {
@@ -196,7 +153,7 @@ struct DetectCommand: AsyncParsableCommand {
     /// Median wall-clock and CPU times of `runs` detections on the decoded image, and of `runs`
     /// decode-and-detect passes from the file's bytes (read once, so disk speed is left out), after two
     /// warm-up runs; with `stages`, the pipeline's stages too (``StageProfile``).
-    static func time(_ detector: FaceDetector, extras: Extras, url: URL, runs: Int, name: String, json: Bool, stages: Bool) throws {
+    static func time(_ detector: FaceDetector, extras: FaceFeatures, url: URL, runs: Int, name: String, json: Bool, stages: Bool) throws {
         let data = try Data(contentsOf: url)
         let decode = { () throws -> Image in try Image(data: data, options: .init(applyOrientation: false)) }
         let image = try decode()
@@ -225,53 +182,7 @@ struct DetectCommand: AsyncParsableCommand {
         }
     }
 
-    static func point(_ p: CGPoint) -> Point { Point(x: p.x, y: p.y) }
-
-    static func record(_ analyzed: FaceDetector.AnalyzedFace, extras: Extras, imageSize: CGSize) -> FaceRecord {
-        let face = analyzed.face
-        let frame = face.frame
-        let box = NormalizedRect(imageRect: frame, in: imageSize, origin: .upperLeft)
-        var record = FaceRecord(
-            frame: Rect(x: frame.minX, y: frame.minY, width: frame.width, height: frame.height),
-            boundingBox: Rect(x: box.minX, y: box.minY, width: box.width, height: box.height),
-            confidence: face.confidence,
-            roll: face.headEulerAngleZ, yaw: face.headEulerAngleY, pitch: face.headEulerAngleX,
-            keypoints: Dictionary(uniqueKeysWithValues: face.keypoints.map { ($0.key.description, point($0.value)) }))
-        guard let analysis = analyzed.analysis else { return record }
-        if extras.landmarks {
-            record.landmarks = regions(analysis.mesh, box: box).mapValues { $0.pointsInImage(imageSize: imageSize).map(point) }
-            record.mlkitLandmarks = Dictionary(uniqueKeysWithValues: face.landmarks.map { ($0.type.rawValue, point($0.position)) })
-        }
-        if extras.contours {
-            record.contours = Dictionary(uniqueKeysWithValues: face.contours.map { ($0.type.rawValue, $0.points.map(point)) })
-        }
-        if extras.mesh {
-            let mesh = analysis.mesh
-            record.mesh = mesh.points.indices.map {
-                let p = mesh.pixel($0)
-                return Point3(x: p.x, y: p.y, z: Double(mesh.points[$0].z) * Double(mesh.imageWidth))
-            }
-        }
-        if extras.classify {
-            record.blendshapes = analysis.blendshapes.named
-            (record.smilingProbability, record.leftEyeOpenProbability, record.rightEyeOpenProbability) =
-                (face.smilingProbability, face.leftEyeOpenProbability, face.rightEyeOpenProbability)
-        }
-        record.captureQuality = analyzed.captureQuality
-        return record
-    }
-
-    /// Vision's regions of a face by name, normalized to `box`; empty when the mesh cannot make them.
-    static func regions(_ mesh: FaceMesh, box: NormalizedRect) -> [String: FaceLandmarkRegion] {
-        guard let l = try? FaceLandmarks2D(mesh: mesh, boundingBox: box) else { return [:] }
-        return [
-            "faceContour": l.faceContour, "leftEye": l.leftEye, "rightEye": l.rightEye, "leftEyebrow": l.leftEyebrow,
-            "rightEyebrow": l.rightEyebrow, "nose": l.nose, "noseCrest": l.noseCrest, "medianLine": l.medianLine,
-            "outerLips": l.outerLips, "innerLips": l.innerLips, "leftPupil": l.leftPupil, "rightPupil": l.rightPupil,
-        ]
-    }
-
-    static func summary(_ faces: [FaceDetector.AnalyzedFace], extras: Extras, name: String, size: CGSize) -> String {
+    static func summary(_ faces: [FaceDetector.AnalyzedFace], extras: FaceFeatures, name: String, size: CGSize) -> String {
         let count = faces.isEmpty ? "no faces found" : faces.count == 1 ? "1 face found" : "\(faces.count) faces found"
         var text = "\(name) (\(Int(size.width))×\(Int(size.height))): \(count)"
         func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
@@ -288,24 +199,24 @@ struct DetectCommand: AsyncParsableCommand {
                 text += "\n    no face mesh: the mesh model found no face in this box"
                 continue
             }
-            if extras.classify, let smile = face.smilingProbability, let left = face.leftEyeOpenProbability,
+            if extras.contains(.classify), let smile = face.smilingProbability, let left = face.leftEyeOpenProbability,
                let right = face.rightEyeOpenProbability {
                 text += "\n    smiling \(format(Double(smile))), left eye open \(format(Double(left))), right eye open \(format(Double(right)))"
                 let top = Blendshape.allCases.sorted { analysis.blendshapes[$0] > analysis.blendshapes[$1] }.prefix(3)
                 text += "\n    strongest blendshapes: " + top.map { "\($0) \(format(Double(analysis.blendshapes[$0])))" }.joined(separator: ", ")
             }
-            if extras.quality, let quality = analyzed.captureQuality {
+            if extras.contains(.quality), let quality = analyzed.captureQuality {
                 text += "\n    capture quality \(format(Double(quality)))"
             }
-            if extras.landmarks {
+            if extras.contains(.landmarks) {
                 text += "\n    landmarks: " + face.landmarks.map {
                     "\($0.type.rawValue) (\(Int($0.position.x.rounded())), \(Int($0.position.y.rounded())))"
                 }.joined(separator: ", ")
             }
-            if extras.contours {
+            if extras.contains(.contours) {
                 text += "\n    contours: \(face.contours.count) with \(face.contours.reduce(0) { $0 + $1.points.count }) points"
             }
-            if extras.mesh {
+            if extras.contains(.mesh) {
                 text += "\n    mesh: \(analysis.mesh.points.count) points, face presence \(format(Double(analysis.mesh.presence)))"
             }
         }
@@ -319,7 +230,7 @@ struct DetectCommand: AsyncParsableCommand {
         return (base.deletingPathExtension + "-" + stem as NSString).appendingPathExtension(base.pathExtension) ?? out
     }
 
-    static func write(_ faces: [FaceDetector.AnalyzedFace], extras: Extras, on image: Image, to path: String) throws {
+    static func write(_ faces: [FaceDetector.AnalyzedFace], extras: FaceFeatures, on image: Image, to path: String) throws {
         let shapes = faces.flatMap { Self.shapes($0, extras: extras, imageSize: image.size) }
         let data: Data
         if (path as NSString).pathExtension.lowercased() == "svg" {
@@ -334,27 +245,27 @@ struct DetectCommand: AsyncParsableCommand {
 
     /// What `--annotate` draws over a face besides its box: Vision's regions with --landmarks, ML Kit's
     /// contours with --contours, the mesh's points with --mesh.
-    static func shapes(_ analyzed: FaceDetector.AnalyzedFace, extras: Extras, imageSize: CGSize) -> [FaceAnnotation.Shape] {
+    static func shapes(_ analyzed: FaceDetector.AnalyzedFace, extras: FaceFeatures, imageSize: CGSize) -> [FaceAnnotation.Shape] {
         guard let analysis = analyzed.analysis else { return [] }
         var shapes: [FaceAnnotation.Shape] = []
-        if extras.landmarks {
+        if extras.contains(.landmarks) {
             let box = NormalizedRect(imageRect: analyzed.face.frame, in: imageSize, origin: .upperLeft)
-            for region in regions(analysis.mesh, box: box).values {
+            for region in FaceLandmarks2D.regionsByName(analysis.mesh, box: box).values {
                 let style: FaceAnnotation.Shape.Style = switch region.pointsClassification {
                 case .closedPath: .closed
                 case .openPath: .open
                 case .disconnected: .dots
                 }
-                shapes.append(.init(points: region.pointsInImage(imageSize: imageSize), style: style))
+                shapes.append(.init(points: region.pointsInImage(imageSize: imageSize, origin: .upperLeft), style: style))
             }
         }
-        if extras.contours {
+        if extras.contains(.contours) {
             let loops: Set<FaceContour.ContourType> = [.face, .leftEye, .rightEye]
             shapes += analyzed.face.contours.map {
                 .init(points: $0.points, style: $0.points.count == 1 ? .dots : loops.contains($0.type) ? .closed : .open)
             }
         }
-        if extras.mesh {
+        if extras.contains(.mesh) {
             let mesh = analysis.mesh
             shapes.append(.init(points: mesh.points.indices.map { let p = mesh.pixel($0); return CGPoint(x: p.x, y: p.y) }, style: .dots))
         }

@@ -75,31 +75,6 @@ struct TrackCommand: AsyncParsableCommand {
         if size != nil, frameSize == nil { throw ValidationError("--size \(size!) must be WIDTHxHEIGHT, such as 640x480") }
     }
 
-    struct Rect: Encodable {
-        var x, y, width, height: Double
-    }
-
-    struct FaceRecord: Encodable {
-        var trackingID: Int
-        /// The box around the face mesh, pixels, origin top left.
-        var frame: Rect
-        var eyeBlinkLeft: Float
-        var eyeBlinkRight: Float
-    }
-
-    struct FrameRecord: Encodable {
-        var frame: Int
-        var time: Double
-        var faces: [FaceRecord]
-    }
-
-    struct EventRecord: Encodable {
-        var event: String
-        var eye: String?
-        var trackingID: Int?
-        var time: Double
-    }
-
     func run() async throws {
         var source = try VideoInput.open(
             input, width: frameSize?.width, height: frameSize?.height, frameRate: fps,
@@ -152,13 +127,9 @@ struct TrackCommand: AsyncParsableCommand {
     private func report(_ update: FaceTrackingUpdate) throws {
         if json {
             if !eventsOnly {
-                try JSONOutput.line(FrameRecord(frame: update.frameIndex, time: update.time, faces: update.faces.map {
-                    FaceRecord(
-                        trackingID: $0.trackingID, frame: Rect(x: $0.frame.minX, y: $0.frame.minY, width: $0.frame.width, height: $0.frame.height),
-                        eyeBlinkLeft: $0.eyeBlinkLeft, eyeBlinkRight: $0.eyeBlinkRight)
-                }))
+                try JSONOutput.line(TrackingFrameRecord(update, includeEvents: false))
             }
-            for event in update.events { try JSONOutput.line(Self.record(event)) }
+            for event in update.events { try JSONOutput.line(TrackingEventRecord(event)) }
             return
         }
         if !eventsOnly {
@@ -169,18 +140,10 @@ struct TrackCommand: AsyncParsableCommand {
             print(String(format: "frame %d  %.3f s  ", update.frameIndex, update.time) + (faces.isEmpty ? "no face" : faces.joined(separator: "; ")))
         }
         for event in update.events {
-            let record = Self.record(event)
+            let record = TrackingEventRecord(event)
             var line = String(format: "%.3f s  ", event.time) + record.event
             if let eye = record.eye, let id = record.trackingID { line += " \(eye) (face \(id))" }
             print(line)
-        }
-    }
-
-    static func record(_ event: FaceTrackingEvent) -> EventRecord {
-        switch event.kind {
-        case .faceDetected: EventRecord(event: "faceDetected", time: event.time)
-        case .noFaceDetected: EventRecord(event: "noFaceDetected", time: event.time)
-        case .blink(let eye): EventRecord(event: "blink", eye: eye.rawValue, trackingID: event.trackingID, time: event.time)
         }
     }
 

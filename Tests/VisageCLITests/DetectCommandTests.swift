@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Visage
 
 /// `visage detect` through the built binary: text and JSON output, the landmark flags, annotation,
 /// and the exit codes a script relies on.
@@ -36,6 +37,16 @@ struct DetectCommandTests {
         #expect(Set(face.keys) == ["frame", "boundingBox", "confidence", "roll", "yaw", "pitch", "keypoints"])
         let keypoints = try #require(face["keypoints"] as? [String: [String: Double]])
         #expect(Set(keypoints.keys) == ["rightEye", "leftEye", "noseTip", "mouthCenter", "rightEarTragion", "leftEarTragion"])
+    }
+
+    /// The CLI prints the library's one schema: every line decodes as a `FacesRecord`.
+    @Test func jsonIsTheLibrarySchema() throws {
+        let result = try CLIRunner.run(["detect", "--json", "--landmarks", "--classify", "Samples/astronaut.png", "Samples/coins.png"])
+        #expect(result.status == 0)
+        let records = try result.stdout.split(separator: "\n").map { try JSONDecoder().decode(FacesRecord.self, from: Data($0.utf8)) }
+        #expect(records.map(\.image) == ["Samples/astronaut.png", "Samples/coins.png"])
+        #expect(records[0].faces.count == 1 && records[0].faces[0].landmarks?.count == 12 && records[0].faces[0].blendshapes != nil)
+        #expect(records[1].faces.isEmpty)
     }
 
     /// Every flag adds its fields, in pixels inside the face's neighbourhood, with ML Kit's counts.

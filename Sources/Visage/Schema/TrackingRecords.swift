@@ -1,0 +1,73 @@
+/// A tracked video frame as `visage track --json` prints it and the service's `/v1/track` WebSocket sends it.
+public struct TrackingFrameRecord: Codable, Sendable, Equatable {
+    /// The source's frame index.
+    public var frame: Int
+    /// Media time, seconds.
+    public var time: Double
+    public var faces: [TrackedFaceRecord]
+    /// The events this frame completed. The CLI prints events as lines of their own and leaves this out.
+    public var events: [TrackingEventRecord]?
+    /// Frames dropped since the last processed one because processing fell behind (the service).
+    public var skipped: Int?
+
+    public init(frame: Int, time: Double, faces: [TrackedFaceRecord], events: [TrackingEventRecord]? = nil, skipped: Int? = nil) {
+        (self.frame, self.time, self.faces, self.events, self.skipped) = (frame, time, faces, events, skipped)
+    }
+
+    /// The record of a tracker update; `events` included when `includeEvents`.
+    public init(_ update: FaceTrackingUpdate, includeEvents: Bool, skipped: Int? = nil) {
+        self.init(
+            frame: update.frameIndex, time: update.time, faces: update.faces.map(TrackedFaceRecord.init),
+            events: includeEvents ? update.events.map(TrackingEventRecord.init) : nil, skipped: skipped)
+    }
+}
+
+/// One tracked face in a frame.
+public struct TrackedFaceRecord: Codable, Sendable, Equatable {
+    /// Kept while the face stays in view (ML Kit's meaning).
+    public var trackingID: Int
+    /// The box around the face mesh, pixels, origin top left.
+    public var frame: FaceRecord.Rect
+    /// ARKit's eye-blink coefficients, 0…1, the subject's own eyes.
+    public var eyeBlinkLeft: Float
+    public var eyeBlinkRight: Float
+    /// The mean of ARKit's `mouthSmileLeft` and `mouthSmileRight`, 0…1.
+    public var smile: Float
+
+    public init(trackingID: Int, frame: FaceRecord.Rect, eyeBlinkLeft: Float, eyeBlinkRight: Float, smile: Float) {
+        (self.trackingID, self.frame, self.eyeBlinkLeft, self.eyeBlinkRight, self.smile) =
+            (trackingID, frame, eyeBlinkLeft, eyeBlinkRight, smile)
+    }
+
+    public init(_ face: TrackedFace) {
+        let f = face.frame
+        let blendshapes = face.analysis.blendshapes
+        self.init(
+            trackingID: face.trackingID, frame: .init(x: f.minX, y: f.minY, width: f.width, height: f.height),
+            eyeBlinkLeft: face.eyeBlinkLeft, eyeBlinkRight: face.eyeBlinkRight,
+            smile: (blendshapes[.mouthSmileLeft] + blendshapes[.mouthSmileRight]) / 2)
+    }
+}
+
+/// One tracking event: `faceDetected`, `noFaceDetected` or `blink` (with `eye` and `trackingID`).
+public struct TrackingEventRecord: Codable, Sendable, Equatable {
+    public var event: String
+    /// `left`, `right` or `both`, for blinks.
+    public var eye: String?
+    /// The face the event is about; nil for presence events.
+    public var trackingID: Int?
+    /// Media time of the frame that completed the event, seconds.
+    public var time: Double
+
+    public init(event: String, eye: String? = nil, trackingID: Int? = nil, time: Double) {
+        (self.event, self.eye, self.trackingID, self.time) = (event, eye, trackingID, time)
+    }
+
+    public init(_ event: FaceTrackingEvent) {
+        switch event.kind {
+        case .faceDetected: self.init(event: "faceDetected", time: event.time)
+        case .noFaceDetected: self.init(event: "noFaceDetected", time: event.time)
+        case .blink(let eye): self.init(event: "blink", eye: eye.rawValue, trackingID: event.trackingID, time: event.time)
+        }
+    }
+}
