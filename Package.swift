@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "VisageModels", path: "Models",
             exclude: ["NOTICE"],
-            sources: ["BundledModel.swift", "SHA256.swift"],
+            sources: ["BundledModel.swift", "ModelLocation.swift", "SHA256.swift"],
             resources: [
                 .copy("face_detection_short_range.tflite"),
                 .copy("face_detection_full_range.tflite"),

@@ -40,15 +40,13 @@ public enum BundledModel: String, CaseIterable, Sendable {
         }
     }
 
-    /// Where the file is: in the package's resource bundle, unless `VISAGE_MODELS_DIR` names a folder.
+    /// Where the file is: the first place of ``ModelLocation/searchPath`` that holds it.
+    /// - Throws: ``ModelFileError/notFound(model:searched:)`` listing the places searched.
     public var url: URL {
-        if let folder = ProcessInfo.processInfo.environment["VISAGE_MODELS_DIR"], !folder.isEmpty {
-            return URL(fileURLWithPath: folder).appendingPathComponent(fileName)
-        }
-        return Bundle.module.bundleURL.appendingPathComponent(fileName)
+        get throws(ModelFileError) { try ModelLocation.url(for: self, searchPath: ModelLocation.searchPath) }
     }
 
-    /// The file's bytes, verified against the recorded size and checksum.
+    /// The file's bytes, found through ``ModelLocation`` and verified against the recorded size and checksum.
     public func load() throws(ModelFileError) -> Data {
         try Self.verified(contentsOf: url, as: self)
     }
@@ -73,12 +71,19 @@ public enum BundledModel: String, CaseIterable, Sendable {
 }
 
 /// Why a bundled model file could not be used.
-public enum ModelFileError: Error, Equatable, CustomStringConvertible {
+public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No place of the search path holds the file (``ModelLocation``).
+    case notFound(model: String, searched: [ModelLocation.Place])
+    /// The file at `path` cannot be read.
     case missing(model: String, path: String)
+    /// The file's size or SHA-256 is not the recorded one.
     case altered(model: String, reason: String)
 
     public var description: String {
         switch self {
+        case .notFound(let model, let searched):
+            "model file \(model) was not found in \(searched.map(\.description).joined(separator: ", ")); "
+                + "set VISAGE_MODELS to a folder that holds the models, or install them in <folder of the executable>/../share/visage"
         case .missing(let model, let path):
             "model file \(model) is missing (looked in \(path)); run Scripts/fetch-models.sh"
         case .altered(let model, let reason):

@@ -3,3 +3,4 @@
 @_exported import VisageImage
 @_exported import VisageContours
 @_exported import VisageVideo
+@_exported import VisageModels

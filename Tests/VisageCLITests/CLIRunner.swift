@@ -17,10 +17,14 @@ struct CLIRunner {
         Bundle.main.bundleURL.appendingPathComponent("visage")
     }
 
-    static func run(_ arguments: [String], in directory: URL = packageRoot) throws -> Result {
+    /// Runs `visage` (or a copy of it at `program`) with `environment`, or this process's when nil.
+    static func run(
+        _ arguments: [String], in directory: URL = packageRoot, program: URL = executable, environment: [String: String]? = nil
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -37,6 +37,59 @@ import VisageModels
         }
     }
 
+    /// The application's folder, then `VISAGE_MODELS`, then beside each executable folder, then each
+    /// install prefix; duplicates once.
+    @Test func searchPathOrder() {
+        let places = ModelLocation.searchPath(
+            directory: URL(fileURLWithPath: "/app/models"), environment: ["VISAGE_MODELS": "/env/models/", "HOME": "/root"],
+            executableFolders: [URL(fileURLWithPath: "/opt/visage/bin"), URL(fileURLWithPath: "/usr/local/bin")])
+        #expect(places.map(\.description) == [
+            "/app/models (ModelLocation.directory)",
+            "/env/models (VISAGE_MODELS)",
+            "/opt/visage/bin/Visage_VisageModels.resources (beside the executable)",
+            "/usr/local/bin/Visage_VisageModels.resources (beside the executable)",
+            "/opt/visage/share/visage (install prefix)",
+            "/usr/local/share/visage (install prefix)",
+        ])
+        let bare = ModelLocation.searchPath(directory: nil, environment: ["VISAGE_MODELS": ""], executableFolders: [URL(fileURLWithPath: "/x/bin")])
+        #expect(bare.map(\.origin) == [.besideExecutable, .installPrefix])
+    }
+
+    /// The first place holding the file wins; a place holding a folder of that name does not count.
+    @Test func firstPlaceHoldingTheFileWins() throws {
+        let model = BundledModel.faceGeometry
+        let first = try temporaryFile(named: model.fileName, contents: Data([1])).deletingLastPathComponent()
+        let second = try temporaryFile(named: model.fileName, contents: Data([2])).deletingLastPathComponent()
+        let decoy = try temporaryFile(named: "unrelated", contents: Data()).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: decoy.appendingPathComponent(model.fileName), withIntermediateDirectories: true)
+        let places = [decoy, first, second].map { ModelLocation.Place(path: $0.path, origin: .installPrefix) }
+        #expect(try ModelLocation.url(for: model, searchPath: places).path == first.appendingPathComponent(model.fileName).path)
+    }
+
+    @Test func notFoundListsEveryPlaceSearched() {
+        let places = [
+            ModelLocation.Place(path: "/nowhere/a", origin: .environment),
+            ModelLocation.Place(path: "/nowhere/b", origin: .installPrefix),
+        ]
+        let expected = ModelFileError.notFound(model: "face_blendshapes.tflite", searched: places)
+        #expect(throws: expected) { try ModelLocation.url(for: .faceBlendshapes, searchPath: places) }
+        #expect(expected.description == "model file face_blendshapes.tflite was not found in /nowhere/a (VISAGE_MODELS), "
+            + "/nowhere/b (install prefix); set VISAGE_MODELS to a folder that holds the models, or install them in "
+            + "<folder of the executable>/../share/visage")
+    }
+
+    /// A folder the application sets is searched first. It holds a genuine copy, so tests loading
+    /// models at the same time are unaffected.
+    @Test func applicationDirectoryComesFirst() throws {
+        let model = BundledModel.faceGeometry
+        let copy = try temporaryFile(named: model.fileName, contents: try model.load())
+        ModelLocation.directory = copy.deletingLastPathComponent()
+        defer { ModelLocation.directory = nil }
+        #expect(ModelLocation.searchPath.first == ModelLocation.Place(path: copy.deletingLastPathComponent().path, origin: .application))
+        #expect(try model.url.path == copy.path)
+        #expect(try model.load().count == model.byteCount)
+    }
+
     /// FIPS 180-4 example vectors, including the two-block message.
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
