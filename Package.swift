@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "visage", targets: ["visage"]),
         // Stand-ins for the UIKit, Core Graphics, Core Image and ImageIO types iOS face code passes around.
         .library(name: "VisageImageStandIns", targets: ["VisageImageStandIns"]),
+        .library(name: "VisageARKit", targets: ["VisageARKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -58,6 +59,8 @@ let package = Package(
         // UIImage, CGImage, CIImage, CGImagePropertyOrientation, CGPath: thin wrappers of Image for the
         // iOS compatibility modules (VisageVision, VisageMLKit), so ported code compiles unchanged.
         .target(name: "VisageImageStandIns", dependencies: ["VisageGeometry", "VisageImage"]),
+        // ARKit's face-tracking session over Visage's tracker and a video input (ARKit's names only).
+        .target(name: "VisageARKit", dependencies: ["Visage", "VisageModels"]),
         // The command-line tool.
         .executableTarget(
             name: "visage",
@@ -79,5 +82,6 @@ let package = Package(
         .testTarget(name: "VisageVideoTests", dependencies: ["VisageVideo"]),
         .testTarget(name: "VisageCLITests", dependencies: ["visage", "Visage"]),
         .testTarget(name: "VisageImageStandInsTests", dependencies: ["VisageImageStandIns", "VisageGeometry", "VisageImage"]),
+        .testTarget(name: "VisageARKitTests", dependencies: ["VisageARKit", "Visage"], resources: [.copy("Fixtures")]),
     ]
 )
