@@ -96,7 +96,8 @@ struct FaceSessionTests {
         for (anchor, frame) in zip(anchors, native) {
             let face = frame.faces[0]
             for shape in [Blendshape.eyeBlinkLeft, .eyeBlinkRight, .mouthSmileLeft, .mouthSmileRight] {
-                let value = try #require(anchor.blendShapes[ARFaceAnchor.BlendShapeLocation(shape.description == "eyeBlinkLeft" ? "eyeBlink_L" : shape.description == "eyeBlinkRight" ? "eyeBlink_R" : shape.description == "mouthSmileLeft" ? "mouthSmile_L" : "mouthSmile_R")]?.floatValue)
+                let raw = ARKitNames.blendShapes.first { $0.0 == shape.description }!.1
+                let value = try #require(anchor.blendShapes[ARFaceAnchor.BlendShapeLocation(rawValue: raw)]?.floatValue)
                 #expect(abs(value - face.analysis.blendshapes[shape]) < 0.05, "\(shape): \(value) vs \(face.analysis.blendshapes[shape])")
             }
             let expected = FaceAnchorGeometry.anchorTransform(face.analysis.pose).columns.3
