@@ -184,15 +184,10 @@ open class ARSession: @unchecked Sendable {
         stop(generation) { session, delegate in delegate.session(session, didFailWithError: error) }
     }
 
-    /// Ends the run `generation` (if still current) and tells the delegate how.
+    /// Tells the delegate how the run `generation` ended (its thread returns right after). Deliveries
+    /// already queued for this run still happen first; a `run` or `pause` since drops them all.
     private func stop(_ generation: Int, _ body: @escaping @Sendable (ARSession, any ARSessionDelegate) -> Void) {
-        let stopped = locked { state -> Bool in
-            guard state.generation == generation else { return false }
-            state.generation += 1
-            return true
-        }
-        guard stopped else { return }
-        deliver(generation + 1, body)
+        deliver(generation, body)
     }
 
     /// Runs `body` with the delegate on the delegate queue, unless the session moved to another run or
