@@ -12,6 +12,8 @@ let package = Package(
         // Stand-ins for the UIKit, Core Graphics, Core Image and ImageIO types iOS face code passes around.
         .library(name: "VisageImageStandIns", targets: ["VisageImageStandIns"]),
         .library(name: "VisageARKit", targets: ["VisageARKit"]),
+        // Vision's VN classes and iOS 18 names over Visage: iOS code ports by changing its import.
+        .library(name: "VisageVision", targets: ["VisageVision"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -61,6 +63,8 @@ let package = Package(
         .target(name: "VisageImageStandIns", dependencies: ["VisageGeometry", "VisageImage"]),
         // ARKit's face-tracking session over Visage's tracker and a video input (ARKit's names only).
         .target(name: "VisageARKit", dependencies: ["Visage", "VisageModels"]),
+        // Vision's classic VN API and its iOS 18 names (CGFloat coordinates) over Visage's requests.
+        .target(name: "VisageVision", dependencies: ["Visage", "VisageImageStandIns"]),
         // The command-line tool.
         .executableTarget(
             name: "visage",
@@ -81,6 +85,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(name: "VisageVideoTests", dependencies: ["VisageVideo"]),
         .testTarget(name: "VisageCLITests", dependencies: ["visage", "Visage"]),
+        .testTarget(name: "VisageVisionTests", dependencies: ["VisageVision", "Visage"], exclude: ["Snippets/README.md"]),
         .testTarget(name: "VisageImageStandInsTests", dependencies: ["VisageImageStandIns", "VisageGeometry", "VisageImage"]),
         .testTarget(name: "VisageARKitTests", dependencies: ["VisageARKit", "Visage"], resources: [.copy("Fixtures")]),
     ]

@@ -29,6 +29,11 @@ public struct DetectFaceCaptureQualityRequest: ImageProcessingRequest, Hashable 
 
     /// The faces of `image` with their capture quality; `orientation`, when given, replaces the image's own.
     public func perform(on image: Image, orientation: ImageOrientation? = nil) async throws(FaceDetectionError) -> [FaceObservation] {
+        try performSynchronously(on: image, orientation: orientation)
+    }
+
+    /// ``perform(on:orientation:)`` on the calling thread, for front ends with a synchronous API.
+    package func performSynchronously(on image: Image, orientation: ImageOrientation? = nil) throws(FaceDetectionError) -> [FaceObservation] {
         try FaceLandmarkPipeline.observations(
             in: image, orientation: orientation, inputs: inputFaceObservations, captureQuality: true)
     }

@@ -27,6 +27,11 @@ public struct DetectFaceRectanglesRequest: ImageProcessingRequest, Hashable {
 
     /// The faces in `image`, ordered by decreasing confidence.
     public func perform(on image: Image, orientation: ImageOrientation? = nil) async throws(FaceDetectionError) -> [FaceObservation] {
+        try performSynchronously(on: image, orientation: orientation)
+    }
+
+    /// ``perform(on:orientation:)`` on the calling thread, for front ends with a synchronous API.
+    package func performSynchronously(on image: Image, orientation: ImageOrientation? = nil) throws(FaceDetectionError) -> [FaceObservation] {
         try FaceDetectionPipeline.detect(in: image, orientation: orientation, mode: .fast).map(FaceObservation.init)
     }
 
