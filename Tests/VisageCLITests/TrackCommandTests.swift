@@ -38,7 +38,7 @@ import Testing
 
     @Test func frameLinesCarryTrackingIDs() throws {
         let folder = try frameFolder()
-        let result = try CLIRunner.run(["track", folder.path, "--fps", "10", "--json"])
+        let result = try CLIRunner.run(["track", folder.path, "--fps", "10", "--debounce", "0.2", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try result.stdout.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -46,11 +46,12 @@ import Testing
         let frames = lines.filter { $0["frame"] != nil && $0["event"] == nil }
         try #require(frames.count == 10)
         let faces = frames.map { ($0["faces"] as? [[String: Any]]) ?? [] }
-        #expect(faces.prefix(4).allSatisfy { $0.count == 1 })
-        #expect(faces.suffix(6).allSatisfy { $0.isEmpty })
-        let ids = Set(faces.prefix(4).compactMap { $0.first?["trackingID"] as? Int })
-        #expect(ids.count == 1, "one face, one ID while it stays in view")
-        let blink = try #require(faces[0].first?["eyeBlinkLeft"] as? Double)
+        // The face is reported from its confirmation (0.2 s, frame 2) as face 1, and its event line
+        // comes right after that frame's line.
+        #expect(faces.map(\.count) == [0, 0, 1, 1, 0, 0, 0, 0, 0, 0])
+        #expect(faces.compactMap { $0.first?["trackingID"] as? Int } == [1, 1])
+        #expect(lines[2]["frame"] as? Int == 2 && lines[3]["event"] as? String == "faceDetected")
+        let blink = try #require(faces[2].first?["eyeBlinkLeft"] as? Double)
         #expect((0...1).contains(blink))
     }
 

@@ -39,22 +39,43 @@ struct FaceTrackerTests {
         #expect(handler.detectorRunCount <= 2)
     }
 
-    /// 10 fps, debounce 0.5 s: the face is in frames 0–7, cut out in 8–15, back in 16–22.
+    /// 10 fps, debounce 0.5 s: the face is in frames 0–7, cut out in 8–15, back in 16–22. Faces are
+    /// reported from their confirmation on (frames 5–7 and 21–22), the first as face 1, the returning
+    /// one as face 2.
     @Test func presenceEventsAfterTheDebounceAndANewIDOnReturn() throws {
         let tracker = try FaceTracker(options: .init(debounce: 0.5))
         let face = TrackingSequences.canvas([(TrackingSequences.astronautFace, 200, 100, 250)])
         let empty = TrackingSequences.canvas([])
         var events: [Int: FaceTrackingEvent.Kind] = [:]
-        var idsBefore: Set<Int> = [], idsAfter: Set<Int> = []
+        var ids: [Int: [Int]] = [:]
         for index in 0..<23 {
             let present = index < 8 || index >= 16
             let update = try tracker.process(VideoFrame(image: present ? face : empty, index: index, time: Double(index) / 10))
-            #expect(update.faces.count == (present ? 1 : 0), "frame \(index)")
-            if index < 8 { idsBefore.formUnion(update.faces.map(\.trackingID)) } else { idsAfter.formUnion(update.faces.map(\.trackingID)) }
+            if !update.faces.isEmpty { ids[index] = update.faces.map(\.trackingID) }
             for event in update.events { events[index] = event.kind }
         }
         #expect(events == [5: .faceDetected, 13: .noFaceDetected, 21: .faceDetected])
-        #expect(idsBefore.count == 1 && idsAfter.count == 1 && idsBefore != idsAfter)
+        #expect(ids == [5: [1], 6: [1], 7: [1], 21: [2], 22: [2]])
+    }
+
+    /// The acceptance sequence: a clip that starts without a face (10 frames at 10 fps, debounce 0.5 s),
+    /// then the face with its eyes open, then painted shut: `noFaceDetected`, `faceDetected`, then the
+    /// blink of face 1.
+    @Test func clipStartingWithoutAFace() throws {
+        let open = TrackingSequences.photo("astronaut.jpg"), closed = TrackingSequences.photo("astronaut-eyes-closed.jpg")
+        let empty = try Image(width: open.width, height: open.height, pixelFormat: .rgb8,
+                              pixels: [UInt8](repeating: 118, count: open.width * open.height * 3))
+        let tracker = try FaceTracker(options: .init(debounce: 0.5, blinkThreshold: 0.4))
+        var events: [FaceTrackingEvent] = []
+        for index in 0..<20 {
+            let image = index < 10 ? empty : (16...17).contains(index) ? closed : open
+            events += try tracker.process(VideoFrame(image: image, index: index, time: Double(index) / 10)).events
+        }
+        #expect(events == [
+            FaceTrackingEvent(kind: .noFaceDetected, time: 0.5, frameIndex: 5),
+            FaceTrackingEvent(kind: .faceDetected, time: 1.5, frameIndex: 15),
+            FaceTrackingEvent(kind: .blink(.both), time: 1.6, frameIndex: 16, trackingID: 1),
+        ])
     }
 
     /// The astronaut moves right and the cameraman left, crossing with their boxes overlapping; each

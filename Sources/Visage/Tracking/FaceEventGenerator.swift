@@ -1,5 +1,12 @@
-/// The events of a face sequence from what each frame holds: presence (debounced in media time) and
-/// blinks per tracked face.
+/// The events of a face sequence from what each frame holds: presence (debounced in media time),
+/// which faces are reported and under which tracking ID, and blinks per reported face.
+///
+/// Presence starts unknown and is always reported first: `noFaceDetected` once a stream has begun
+/// without a face for the debounce, `faceDetected` once a face has been in view for it. Faces are
+/// reported only while presence is: a face seen before its presence is confirmed is a candidate, with
+/// no ID and no events, so a detection that flickers for a few frames never surfaces. Reported faces
+/// get IDs 1, 2, 3 … in the order they are first reported, and every event of a face comes after the
+/// `faceDetected` that made it visible.
 ///
 /// Independent of the networks, so its state machines are tested on synthetic sequences. Left and
 /// right: blendshape coefficients name the subject's eyes as the picture shows them; a mirrored frame
@@ -8,6 +15,7 @@
 package struct FaceEventGenerator: Sendable {
     /// One tracked face of a frame, as the generator needs it.
     package struct Observation: Sendable, Hashable {
+        /// The tracker's own ID for the face (``SequenceRequestHandler``'s), stable while it is tracked.
         package var trackingID: Int
         package var eyeBlinkLeft: Float
         package var eyeBlinkRight: Float
@@ -17,34 +25,68 @@ package struct FaceEventGenerator: Sendable {
         }
     }
 
+    /// What one frame gives: for each observation, the ID it is reported under (nil while it is a
+    /// candidate), and the events, a presence change first, then blinks in face order.
+    package struct Step: Sendable, Hashable {
+        package var reportedIDs: [Int?]
+        package var events: [FaceTrackingEvent]
+    }
+
     package var mirrored: Bool
     private var presence: PresenceDebouncer
     private var blinks: [Int: BlinkDetector] = [:]
     private let blinkThreshold: Float
     private let hysteresis: Float
+    /// Reported ID for each tracker ID once reported, and when that face was last seen.
+    private var reported: [Int: (id: Int, lastSeen: Double)] = [:]
+    private var nextID = 1
+    /// A tracker ID unseen this long (media seconds) is forgotten: the tracker has dropped it too.
+    private let forgetAfter: Double
 
-    package init(debounce: Double = 1, blinkThreshold: Float = 0.5, hysteresis: Float = 0.15, mirrored: Bool = false) {
+    package init(
+        debounce: Double = 1, blinkThreshold: Float = 0.5, hysteresis: Float = 0.15, mirrored: Bool = false,
+        forgetAfter: Double = 0.5
+    ) {
         presence = PresenceDebouncer(duration: debounce)
-        (self.blinkThreshold, self.hysteresis, self.mirrored) = (blinkThreshold, hysteresis, mirrored)
+        (self.blinkThreshold, self.hysteresis, self.mirrored, self.forgetAfter) = (blinkThreshold, hysteresis, mirrored, forgetAfter)
     }
 
     /// The events of one frame: a presence change first, then blinks in face order.
     package mutating func update(_ faces: [Observation], time: Double, frameIndex: Int) -> [FaceTrackingEvent] {
+        step(faces, time: time, frameIndex: frameIndex).events
+    }
+
+    /// Reported IDs and events of one frame.
+    package mutating func step(_ faces: [Observation], time: Double, frameIndex: Int) -> Step {
         var events: [FaceTrackingEvent] = []
         if let present = presence.update(facePresent: !faces.isEmpty, at: time) {
             events.append(FaceTrackingEvent(kind: present ? .faceDetected : .noFaceDetected, time: time, frameIndex: frameIndex))
         }
+        let visible = presence.isPresent == true
+        var ids: [Int?] = []
         var next: [Int: BlinkDetector] = [:]
         for face in faces {
+            // Eye state is followed for candidates too, so an eye already closed when the face is
+            // confirmed does not count as a blink then.
             var detector = blinks[face.trackingID] ?? BlinkDetector(threshold: blinkThreshold, hysteresis: hysteresis)
             let (left, right) = mirrored ? (face.eyeBlinkRight, face.eyeBlinkLeft) : (face.eyeBlinkLeft, face.eyeBlinkRight)
-            if let eye = detector.update(left: left, right: right) {
-                events.append(FaceTrackingEvent(kind: .blink(eye), time: time, frameIndex: frameIndex, trackingID: face.trackingID))
-            }
+            let eye = detector.update(left: left, right: right)
             next[face.trackingID] = detector
+            guard visible else {
+                ids.append(nil)
+                continue
+            }
+            let id = reported[face.trackingID]?.id ?? nextID
+            if id == nextID { nextID += 1 }
+            reported[face.trackingID] = (id, time)
+            ids.append(id)
+            if let eye {
+                events.append(FaceTrackingEvent(kind: .blink(eye), time: time, frameIndex: frameIndex, trackingID: id))
+            }
         }
         // Faces no longer tracked take their eye state with them.
         blinks = next
-        return events
+        reported = reported.filter { time - $0.value.lastSeen <= forgetAfter || time < $0.value.lastSeen }
+        return Step(reportedIDs: ids, events: events)
     }
 }

@@ -1,6 +1,13 @@
 /// Frames in, face events out: presence (`.faceDetected`, `.noFaceDetected`, debounced in media time)
 /// and blinks per tracked face, as an app watching a camera wants them.
 ///
+/// Presence starts unknown and its first state is always reported: `.noFaceDetected` once the stream
+/// has gone `debounce` seconds without a face, `.faceDetected` as soon as a face has been in view that
+/// long. Faces are reported (in ``FaceTrackingUpdate/faces`` and in events) only while presence is, so
+/// every event of a face follows a `.faceDetected`; tracking IDs count the reported faces from 1, and a
+/// detection that flickers for less than the debounce uses none. ARKit's face anchor and ML Kit's
+/// tracking ID compare as README.md's "Presence and tracking IDs" table shows.
+///
 /// Time comes from the frames' timestamps, so a file is processed faster than real time with the same
 /// events as when it plays. The seed's use case, pausing playback while nobody is looking:
 ///
@@ -18,7 +25,8 @@
 public final class FaceTracker {
     public struct Options: Sendable, Hashable {
         public var handler: SequenceRequestHandler.Options
-        /// How long, in media seconds, presence or absence must last before it is reported (default 1).
+        /// How long, in media seconds, presence or absence must last before it is reported (default 1);
+    /// faces are reported from the moment their presence is.
         public var debounce: Double
         /// Blink coefficient at which an eye counts as closed (default 0.5, ARKit's usual threshold).
         public var blinkThreshold: Float
@@ -56,17 +64,24 @@ public final class FaceTracker {
         self.options = options
         handler = try SequenceRequestHandler(options: options.handler)
         generator = FaceEventGenerator(
-            debounce: options.debounce, blinkThreshold: options.blinkThreshold, hysteresis: options.blinkHysteresis, mirrored: options.mirrored)
+            debounce: options.debounce, blinkThreshold: options.blinkThreshold, hysteresis: options.blinkHysteresis, mirrored: options.mirrored,
+            forgetAfter: options.handler.maximumGap)
     }
 
     /// Tracks the faces of `frame` and returns them with the events this frame completed.
     /// - Throws: ``TrackingError`` when a stage fails; the tracker's state is then as before the call.
     public func process(_ frame: VideoFrame) throws(TrackingError) -> FaceTrackingUpdate {
         let faces = try handler.perform(on: frame.image, time: frame.time)
-        let events = generator.update(
+        let step = generator.step(
             faces.map { .init(trackingID: $0.trackingID, eyeBlinkLeft: $0.eyeBlinkLeft, eyeBlinkRight: $0.eyeBlinkRight) },
             time: frame.time, frameIndex: frame.index)
-        return FaceTrackingUpdate(frameIndex: frame.index, time: frame.time, faces: faces, events: events)
+        let reported = zip(faces, step.reportedIDs).compactMap { face, id -> TrackedFace? in
+            guard let id else { return nil }
+            var face = face
+            face.trackingID = id
+            return face
+        }
+        return FaceTrackingUpdate(frameIndex: frame.index, time: frame.time, faces: reported, events: step.events)
     }
 
     /// The events of every frame of `source`, produced on a background task as the consumer iterates.

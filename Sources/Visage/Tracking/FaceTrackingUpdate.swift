@@ -2,6 +2,7 @@
 public struct FaceTrackingUpdate: Sendable {
     public var frameIndex: Int
     public var time: Double
+    /// The faces reported at this frame, with the IDs events use; none while presence is not confirmed.
     public var faces: [TrackedFace]
     public var events: [FaceTrackingEvent]
 }
