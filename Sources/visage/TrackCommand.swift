@@ -80,6 +80,7 @@ struct TrackCommand: AsyncParsableCommand {
             input, width: frameSize?.width, height: frameSize?.height, frameRate: fps,
             inputArguments: inputFormat.map { ["-f", $0] } ?? [])
         if realtime { source = RealTimeFrameSource(source, paced: true) }
+        DebugBuildWarning.warn(about: "video")
         let tracker = try FaceTracker(options: .init(
             handler: .init(maximumFaces: maxFaces, detectionInterval: detectEvery), debounce: debounce,
             blinkThreshold: blinkThreshold, blinkHysteresis: min(0.15, blinkThreshold / 2), mirrored: mirrored))

@@ -55,6 +55,55 @@ import Testing
         #expect((0...1).contains(blink))
     }
 
+    /// A y4m clip of plain gray frames (no face) at 10 fps, `seconds` long.
+    private func grayClip(seconds: Int) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".y4m")
+        let (width, height) = (64, 48)
+        var data = Data("YUV4MPEG2 W\(width) H\(height) F10:1 Ip A1:1 C420jpeg\n".utf8)
+        let frame = Data("FRAME\n".utf8) + Data(repeating: 118, count: width * height) + Data(repeating: 128, count: width * height / 2)
+        for _ in 0..<(10 * seconds) { data += frame }
+        try data.write(to: url)
+        return url
+    }
+
+    /// Events reach a reader through a pipe as they happen: with `--realtime` a 10 s clip plays for 10 s,
+    /// and its first event (noFaceDetected 0.3 s after the first frame the tracker takes, which in a debug
+    /// build on a busy machine can be seconds in, once the models are loaded) must be readable while the
+    /// process still runs.
+    @Test(arguments: [["--json"], []])
+    func eventsAreLineBufferedOnAPipe(format: [String]) throws {
+        let clip = try grayClip(seconds: 10)
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["track", clip.path, "--realtime", "--events-only", "--debounce", "0.3"] + format
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.waitUntilExit() }
+        var received = Data()
+        while !received.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received += chunk
+        }
+        let stillRunning = process.isRunning
+        let line = String(decoding: received.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        #expect(stillRunning, "the first line arrived only when the process ended: \(line)")
+        #expect(line.contains("noFaceDetected"), "\(line)")
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+    }
+
+    #if DEBUG
+    /// A debug build says once, on stderr, why video is slow.
+    @Test func debugBuildWarnsOnceAboutVideo() throws {
+        let result = try CLIRunner.run(["track", try grayClip(seconds: 1).path, "--events-only"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let warning = "warning: this is a debug build of visage, 20–40× slower than release for video; build with `swift run -c release visage …` (or `swift build -c release`)"
+        #expect(result.stderr.components(separatedBy: warning).count == 2, "\(result.stderr)")
+    }
+    #endif
+
     @Test func missingInputAndBadOptions() throws {
         let missing = try CLIRunner.run(["track", "no-such-folder"])
         #expect(missing.status == 1)

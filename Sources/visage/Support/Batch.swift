@@ -16,6 +16,7 @@ struct Batch {
 
     func run(_ step: (URL) async throws -> Void) async throws {
         let progress = inputs.count > 1 && isatty(STDERR_FILENO) == 1 ? ProgressBar(total: inputs.count) : nil
+        if inputs.count >= DebugBuildWarning.manyImages { DebugBuildWarning.warn(about: "\(inputs.count) images") }
         var failures = 0
         for (index, url) in inputs.enumerated() {
             do {

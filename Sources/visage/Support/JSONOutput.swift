@@ -6,6 +6,6 @@ enum JSONOutput {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        print(String(decoding: data, as: UTF8.self))  // LineOutput: one write per line
     }
 }
