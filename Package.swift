@@ -29,13 +29,17 @@ let package = Package(
             name: "CPNG", pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
 
+        // libwebp, libheif, libavif and libtiff loaded at run time with dlopen: the build needs none of their
+        // headers, and a machine without one still decodes every other format (ARCHITECTURE.md, Decisions).
+        .target(name: "CImageCodecs", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+
         // SIMD microkernels with runtime CPU dispatch; the only C Visage writes.
         .target(name: "CVisageKernels", exclude: ["README.md", "crosscheck"]),
 
         // Normalized and pixel coordinates, orientation. No dependencies.
         .target(name: "VisageGeometry"),
         // Pixel buffers, decode/encode, EXIF orientation, resize, warp to tensor.
-        .target(name: "VisageImage", dependencies: ["VisageGeometry", "CJPEG", "CPNG", "CVisageKernels"]),
+        .target(name: "VisageImage", dependencies: ["VisageGeometry", "CJPEG", "CPNG", "CImageCodecs", "CVisageKernels"]),
         // TFLite reader, planner, operators, interpreter. Sees tensors, never faces.
         .target(name: "VisageNN", dependencies: ["CVisageKernels"]),
         // Vision-style contour detection on any image.

@@ -6,6 +6,11 @@ public enum ImageError: Error, CustomStringConvertible, Equatable, Sendable {
     case empty
     /// The first bytes match no supported format; `signature` is their hex dump.
     case unsupportedFormat(signature: String)
+    /// The data is a format Visage recognises but does not decode, such as JPEG 2000 or PDF.
+    case formatNotSupported(name: String)
+    /// The format is decoded by a system library that is not installed (or too old); `package` is the
+    /// Debian/Ubuntu package that provides it.
+    case codecUnavailable(ImageFileFormat, library: String, package: String, reason: String)
     /// The data ends before the image does.
     case truncated(ImageFileFormat, reason: String)
     /// The data is not a valid image of its format.
@@ -26,7 +31,11 @@ public enum ImageError: Error, CustomStringConvertible, Equatable, Sendable {
         case .empty:
             "the image data is empty (0 bytes)"
         case .unsupportedFormat(let signature):
-            "unsupported image format: the data starts with \(signature), which is not JPEG, PNG, PPM or PGM"
+            "unsupported image format: the data starts with \(signature), which is not \(supportedFormatNames)"
+        case .formatNotSupported(let name):
+            "unsupported image format: \(name); Visage reads \(supportedFormatNames)"
+        case .codecUnavailable(let format, _, let package, let reason):
+            "\(format.commonNames) needs \(package): apt-get install \(package) (\(reason))"
         case .truncated(let format, let reason):
             "truncated \(format) data: \(reason)"
         case .corrupt(let format, let reason):
@@ -44,3 +53,6 @@ public enum ImageError: Error, CustomStringConvertible, Equatable, Sendable {
         }
     }
 }
+
+/// Every format Visage decodes, as users name them.
+let supportedFormatNames = "JPEG, PNG, HEIC/HEIF, AVIF, WebP, TIFF, GIF, BMP, PPM or PGM"

@@ -24,7 +24,7 @@ package func readImageFile(_ url: URL, maximumBytes: Int = imageFileByteLimit(pi
     guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
     let size = Int(status.st_size)
     guard size > 0 else { throw .empty }
-    var data = Data(count: min(size, 16))
+    var data = Data(count: min(size, 64))
     guard try readFully(descriptor, into: &data, path: path) == data.count else {
         throw .unreadable(path: path, reason: "the file shrank while being read")
     }

@@ -8,7 +8,7 @@ public struct ImageFileInfo: Sendable, Hashable, Codable {
     public var width: Int
     /// Height of the stored pixels, before orientation.
     public var height: Int
-    /// The EXIF orientation (JPEG APP1, PNG eXIf), `.up` when the file has none.
+    /// The orientation: EXIF (JPEG APP1, PNG eXIf, WebP EXIF), the TIFF tag, or HEIF/AVIF `irot`/`imir`; `.up` when none.
     public var orientation: ImageOrientation
     /// The format ``Image`` decodes this file to.
     public var pixelFormat: PixelFormat
@@ -16,8 +16,11 @@ public struct ImageFileInfo: Sendable, Hashable, Codable {
     public var bitDepth: Int
     /// The file's colour model as the format names it, e.g. "YCbCr", "CMYK", "palette", "gray+alpha".
     public var colorModel: String
-    /// Progressive JPEG or Adam7-interlaced PNG.
+    /// Progressive JPEG, Adam7-interlaced PNG or interlaced GIF.
     public var isProgressive: Bool
+    /// How many images or frames the file holds: animation frames (GIF, WebP), top-level images (HEIF),
+    /// frames of an image sequence (AVIF) or pages (TIFF). Decoding always uses the first (HEIF: primary).
+    public var frameCount: Int = 1
 
     /// The size of the upright picture, after orientation.
     public var uprightSize: (width: Int, height: Int) { orientation.uprightSize(rawWidth: width, rawHeight: height) }
@@ -33,6 +36,12 @@ public struct ImageFileInfo: Sendable, Hashable, Codable {
             case .jpeg: try JPEGCodec.info(bytes)
             case .png: try PNGCodec.info(bytes)
             case .pnm: try PNMCodec.header(bytes).info
+            case .heif: try HEIFCodec.info(bytes)
+            case .avif: try AVIFCodec.info(bytes)
+            case .webp: try WebPCodec.info(bytes)
+            case .tiff: try TIFFCodec.info(bytes)
+            case .gif: try GIFCodec.info(bytes)
+            case .bmp: try BMPCodec.info(bytes)
             }
         }
     }

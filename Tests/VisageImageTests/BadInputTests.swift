@@ -45,7 +45,7 @@ struct BadInputTests {
         #expect(mislabelled.packedPixels == (try Image(contentsOf: Fixtures.url("png-rgb8.png"))).packedPixels)
         let error = try #require(throws: ImageError.self) { try Image(contentsOf: Fixtures.url("bad-text.png")) }
         #expect(error == .unsupportedFormat(signature: "54 68 69 73 20 69 73 20"))
-        #expect(error.description == "unsupported image format: the data starts with 54 68 69 73 20 69 73 20, which is not JPEG, PNG, PPM or PGM")
+        #expect(error.description == "unsupported image format: the data starts with 54 68 69 73 20 69 73 20, which is not JPEG, PNG, HEIC/HEIF, AVIF, WebP, TIFF, GIF, BMP, PPM or PGM")
     }
 
     @Test("A header claiming a huge size fails before allocating", arguments: ["bad-huge-header.png", "bad-huge-header.jpg"])
