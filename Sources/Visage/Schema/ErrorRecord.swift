@@ -62,7 +62,8 @@ public struct ErrorRecord: Codable, Sendable, Equatable, Error, CustomStringConv
     private static func code(of error: ImageError) -> ErrorCode {
         switch error {
         case .empty: .emptyImage
-        case .unsupportedFormat: .unsupportedFormat
+        case .unsupportedFormat, .formatNotSupported: .unsupportedFormat
+        case .codecUnavailable: .decoderUnavailable
         case .truncated: .truncatedImage
         case .corrupt: .corruptImage
         case .imageTooLarge: .imageTooLarge
