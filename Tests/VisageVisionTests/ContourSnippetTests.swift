@@ -7,7 +7,7 @@ import VisageVision
 struct ContourSnippetTests {
     /// The sweep written against Visage's own API: the same settings, simplification and de-duplication.
     static func nativeArt(_ image: Image, artist: ContourArtist) async throws -> [[CGPoint]] {
-        var kept: [(box: NormalizedRect, points: [CGPoint])] = []
+        var kept: [(box: Visage.NormalizedRect, points: [CGPoint])] = []
         for pivot in artist.pivotStride {
             for adjustment in artist.adjustStride {
                 var request = Visage.DetectContoursRequest()
