@@ -14,14 +14,14 @@ public final class UIImage: Sendable {
     public let imageOrientation: Orientation
     public let scale: CGFloat
 
-    /// Decodes the image file at `path` (JPEG, PNG, PPM/PGM); nil when it cannot be read or decoded.
+    /// Decodes the image file at `path` (any format Visage reads); nil when it cannot be read or decoded.
     public convenience init?(contentsOfFile path: String) {
         guard let image = try? Image(contentsOf: URL(fileURLWithPath: path), options: .init(applyOrientation: false))
         else { return nil }
         self.init(decoded: image)
     }
 
-    /// Decodes encoded image data (JPEG, PNG, PPM/PGM); nil when it cannot be decoded.
+    /// Decodes encoded image data (any format Visage reads); nil when it cannot be decoded.
     public convenience init?(data: Data) {
         self.init(data: data, scale: 1)
     }

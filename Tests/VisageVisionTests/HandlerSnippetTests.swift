@@ -10,14 +10,21 @@ struct HandlerSnippetTests {
         processor.process(frame: SnippetFixtures.sample("astronaut.png"))
         processor.process(frame: SnippetFixtures.sample("coins.png"))
         processor.process(frame: SnippetFixtures.sample("missing.png"))
+        processor.process(frame: SnippetFixtures.oriented(8))   // turned upright by its EXIF orientation
         let native = try await Visage.DetectFaceRectanglesRequest().perform(on: SnippetFixtures.sample("coins.png"))
-        #expect(processor.faceCounts == [1, native.count, -1])
+        #expect(processor.faceCounts == [1, native.count, -1, 1])
 
         // Raw data of a photo stored turned, with the orientation given by the caller (not read from EXIF).
         let url = SnippetFixtures.oriented(6)
         let boxes = try processor.process(frame: try Data(contentsOf: url), orientation: .right)
         let reference = try await Visage.DetectFaceRectanglesRequest().perform(on: url)
         #expect(boxes == reference.map { CGRect(x: $0.boundingBox.minX, y: $0.boundingBox.minY, width: $0.boundingBox.width, height: $0.boundingBox.height) })
+        // A file's EXIF orientation applies when the handler is given none.
+        let exif = VNDetectFaceRectanglesRequest()
+        try VNImageRequestHandler(url: SnippetFixtures.oriented(8)).perform([exif])
+        let upright = try await Visage.DetectFaceRectanglesRequest().perform(on: SnippetFixtures.oriented(8))
+        try #require(upright.count == 1)
+        #expect(exif.results?.map(\.boundingBox) == upright.map { CGRect(x: $0.boundingBox.minX, y: $0.boundingBox.minY, width: $0.boundingBox.width, height: $0.boundingBox.height) })
         let ciImage = try #require(CIImage(contentsOf: url))
         #expect(try processor.process(frame: ciImage.oriented(.right)) == 1)
     }
