@@ -74,39 +74,47 @@ public final class VNImageRequestHandler: NSObject {
 }
 
 /// Performs requests on a sequence of images: Vision's `VNSequenceRequestHandler`. Each call analyses
-/// its own image as ``VNImageRequestHandler`` does.
+/// its own image as ``VNImageRequestHandler`` does; tracking requests (``VNTrackObjectRequest``) keep
+/// their trackers here from frame to frame.
 public final class VNSequenceRequestHandler: NSObject {
+    private let trackers = FaceTrackers()
+
     public override init() {}
 
+    private func perform(_ requests: [VNRequest], on input: VisionInput) throws {
+        input.trackers = trackers
+        try VNImageRequestHandler.perform(requests, on: input)
+    }
+
     public func perform(_ requests: [VNRequest], on image: CGImage) throws {
-        try VNImageRequestHandler.perform(requests, on: VisionInput(cgImage: image, orientation: nil))
+        try perform(requests, on: VisionInput(cgImage: image, orientation: nil))
     }
 
     public func perform(_ requests: [VNRequest], on image: CGImage, orientation: CGImagePropertyOrientation) throws {
-        try VNImageRequestHandler.perform(requests, on: VisionInput(cgImage: image, orientation: orientation))
+        try perform(requests, on: VisionInput(cgImage: image, orientation: orientation))
     }
 
     public func perform(_ requests: [VNRequest], on image: CIImage) throws {
-        try VNImageRequestHandler.perform(requests, on: VisionInput(ciImage: image, orientation: nil))
+        try perform(requests, on: VisionInput(ciImage: image, orientation: nil))
     }
 
     public func perform(_ requests: [VNRequest], on image: CIImage, orientation: CGImagePropertyOrientation) throws {
-        try VNImageRequestHandler.perform(requests, on: VisionInput(ciImage: image, orientation: orientation))
+        try perform(requests, on: VisionInput(ciImage: image, orientation: orientation))
     }
 
     public func perform(_ requests: [VNRequest], onImageURL imageURL: URL) throws {
-        try VNImageRequestHandler.perform(requests, on: VisionInput(url: imageURL, orientation: nil))
+        try perform(requests, on: VisionInput(url: imageURL, orientation: nil))
     }
 
     public func perform(_ requests: [VNRequest], onImageURL imageURL: URL, orientation: CGImagePropertyOrientation) throws {
-        try VNImageRequestHandler.perform(requests, on: VisionInput(url: imageURL, orientation: orientation))
+        try perform(requests, on: VisionInput(url: imageURL, orientation: orientation))
     }
 
     public func perform(_ requests: [VNRequest], onImageData imageData: Data) throws {
-        try VNImageRequestHandler.perform(requests, on: VisionInput(data: imageData, orientation: nil))
+        try perform(requests, on: VisionInput(data: imageData, orientation: nil))
     }
 
     public func perform(_ requests: [VNRequest], onImageData imageData: Data, orientation: CGImagePropertyOrientation) throws {
-        try VNImageRequestHandler.perform(requests, on: VisionInput(data: imageData, orientation: orientation))
+        try perform(requests, on: VisionInput(data: imageData, orientation: orientation))
     }
 }

@@ -12,6 +12,8 @@ final class VisionInput {
     private var source: Source
     private let orientation: ImageOrientation?
     private var upright: Image?
+    /// The sequence handler's trackers, for tracking requests; nil for a single image.
+    var trackers: FaceTrackers?
 
     private init(_ source: Source, orientation: CGImagePropertyOrientation?) {
         self.source = source
