@@ -37,3 +37,39 @@ public func VNImagePointForFaceLandmarkPoint(
     let y = faceBoundingBox.origin.y + CGFloat(faceLandmarkPoint.y) * faceBoundingBox.size.height
     return VNImagePointForNormalizedPoint(CGPoint(x: x, y: y), imageWidth, imageHeight)
 }
+
+// The region-of-interest forms (iOS 15): normalized values are relative to `roi`, itself normalized to
+// the image, as the results of a request with `regionOfInterest` set are.
+
+public func VNImagePointForNormalizedPointUsingRegionOfInterest(
+    _ normalizedPoint: CGPoint, _ imageWidth: Int, _ imageHeight: Int, _ roi: CGRect
+) -> CGPoint {
+    VNImagePointForNormalizedPoint(
+        CGPoint(x: roi.origin.x + normalizedPoint.x * roi.size.width, y: roi.origin.y + normalizedPoint.y * roi.size.height),
+        imageWidth, imageHeight)
+}
+
+public func VNNormalizedPointForImagePointUsingRegionOfInterest(
+    _ imagePoint: CGPoint, _ imageWidth: Int, _ imageHeight: Int, _ roi: CGRect
+) -> CGPoint {
+    let point = VNNormalizedPointForImagePoint(imagePoint, imageWidth, imageHeight)
+    return CGPoint(x: (point.x - roi.origin.x) / roi.size.width, y: (point.y - roi.origin.y) / roi.size.height)
+}
+
+public func VNImageRectForNormalizedRectUsingRegionOfInterest(
+    _ normalizedRect: CGRect, _ imageWidth: Int, _ imageHeight: Int, _ roi: CGRect
+) -> CGRect {
+    VNImageRectForNormalizedRect(
+        CGRect(x: roi.origin.x + normalizedRect.origin.x * roi.size.width,
+               y: roi.origin.y + normalizedRect.origin.y * roi.size.height,
+               width: normalizedRect.size.width * roi.size.width, height: normalizedRect.size.height * roi.size.height),
+        imageWidth, imageHeight)
+}
+
+public func VNNormalizedRectForImageRectUsingRegionOfInterest(
+    _ imageRect: CGRect, _ imageWidth: Int, _ imageHeight: Int, _ roi: CGRect
+) -> CGRect {
+    let rect = VNNormalizedRectForImageRect(imageRect, imageWidth, imageHeight)
+    return CGRect(x: (rect.origin.x - roi.origin.x) / roi.size.width, y: (rect.origin.y - roi.origin.y) / roi.size.height,
+                  width: rect.size.width / roi.size.width, height: rect.size.height / roi.size.height)
+}

@@ -79,6 +79,12 @@ struct HandlerSnippetTests {
         #expect(VNImagePointForNormalizedPoint(CGPoint(x: 0.5, y: 0.1), 200, 100) == CGPoint(x: 100, y: 10))
         #expect(VNImagePointForFaceLandmarkPoint(vector_float2(0.5, 0.5), rect, 200, 100) == CGPoint(x: 100, y: 62.5))
         #expect(VNNormalizedRectIsIdentityRect(VNNormalizedIdentityRect) && !VNNormalizedRectIsIdentityRect(rect))
+        // Relative to a region of interest: the region's lower-left corner is (0, 0), its upper right (1, 1).
+        let roi = CGRect(x: 0.5, y: 0.5, width: 0.5, height: 0.25)
+        #expect(VNImagePointForNormalizedPointUsingRegionOfInterest(CGPoint(x: 1, y: 1), 200, 100, roi) == CGPoint(x: 200, y: 75))
+        #expect(VNNormalizedPointForImagePointUsingRegionOfInterest(CGPoint(x: 150, y: 50), 200, 100, roi) == CGPoint(x: 0.5, y: 0))
+        #expect(VNImageRectForNormalizedRectUsingRegionOfInterest(rect, 200, 100, roi) == CGRect(x: 125, y: 62.5, width: 50, height: 6.25))
+        #expect(VNNormalizedRectForImageRectUsingRegionOfInterest(CGRect(x: 125, y: 62.5, width: 50, height: 6.25), 200, 100, roi) == rect)
         let error = VNError(.invalidImage, "bad pixels").nsError
         #expect(error.domain == VNErrorDomain && error.code == 13 && error.localizedDescription == "bad pixels")
         #expect(VNError(error)?.code == .invalidImage && VNError(CocoaError(.fileNoSuchFile)) == nil)
