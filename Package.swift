@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "VisageTests", dependencies: ["Visage", "VisageModels", "VisageNN"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "VisageVideoTests", dependencies: ["VisageVideo"]),
+        .testTarget(name: "VisageVideoTests", dependencies: ["VisageVideo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "VisageCLITests", dependencies: ["visage", "Visage"]),
         .testTarget(name: "VisageVisionTests", dependencies: ["VisageVision", "Visage"], exclude: ["Snippets/README.md"]),
         .testTarget(name: "VisageImageStandInsTests", dependencies: ["VisageImageStandIns", "VisageGeometry", "VisageImage"]),

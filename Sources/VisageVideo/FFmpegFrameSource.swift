@@ -1,12 +1,21 @@
 import Foundation
 import VisageImage
 
-/// Any video file, stream or camera that ffmpeg reads, decoded by an `ffmpeg` subprocess into RGB24
-/// (`ffmpeg -i INPUT -f rawvideo -pix_fmt rgb24 -`).
+/// Any video file, stream or camera that ffmpeg reads, decoded by an `ffmpeg` subprocess into RGB24,
+/// every source frame once, at its own presentation time.
 ///
-/// Size and frame rate come from `ffprobe` unless given; a given size or rate is enforced by ffmpeg
-/// (`-vf scale`, `-r`). ffmpeg turns variable-rate video into frames at a constant rate, so time is
-/// `index / frameRate`. ffmpeg applies a file's rotation metadata; the probed size is swapped to match.
+/// ffmpeg runs with passthrough timing (`-fps_mode passthrough`; `-vsync passthrough` before ffmpeg
+/// 5.1), so it neither duplicates nor drops frames to reach a constant rate: a variable-rate phone clip
+/// whose container says 120 fps gives its 169 frames, not 765. Each frame's time is read from ffmpeg,
+/// not computed from a rate: the last filter is `showinfo`, which logs every frame's integer timestamp
+/// and time base on standard error (``FFmpegLog``), and frame `index` is the source frame's number.
+/// Times are seconds from the start of the input, as ffmpeg counts them (ffprobe's `pts_time` minus the
+/// container's `start_time`, which is 0 for most files).
+///
+/// Size and nominal frame rate come from `ffprobe` unless given; a given size is enforced by ffmpeg
+/// (`-vf scale`), and a given rate resamples to a constant rate (`-vf fps`) with times from ffmpeg as
+/// well. ffmpeg applies a file's rotation metadata; the probed size is swapped to match. A file without
+/// a video stream is ``VideoError/noVideoStream(input:)``.
 ///
 /// ```swift
 /// let file = try FFmpegFrameSource(input: "clip.mp4")
@@ -16,12 +25,15 @@ import VisageImage
 public final class FFmpegFrameSource: FrameSource {
     public let width: Int
     public let height: Int
+    /// The given rate, or the stream's average rate as ffprobe reports it (its nominal rate when it
+    /// reports no average). Frame times do not come from it.
     public let frameRate: Double
+    private let input: String
     private let process: Process
-    private let output: Pipe
-    private let errors: ErrorCollector
+    private let log: FFmpegLog
     private let frames: RawRGBFrameSource
     private var finished = false
+    private var lastTime: Double?
 
     /// - Parameters:
     ///   - input: a path or URL ffmpeg understands.
@@ -42,22 +54,25 @@ public final class FFmpegFrameSource: FrameSource {
         }
         let (outputWidth, outputHeight) = size!
         try FrameLimits.validate(width: outputWidth, height: outputHeight, frameRate: rate!)
-        (self.width, self.height, self.frameRate) = (outputWidth, outputHeight, rate!)
+        (self.width, self.height, self.frameRate, self.input) = (outputWidth, outputHeight, rate!, input)
 
-        var arguments = ["-hide_banner", "-loglevel", "error", "-nostdin"] + inputArguments + ["-i", input, "-an", "-sn"]
-        if width != nil || height != nil { arguments += ["-vf", "scale=\(outputWidth):\(outputHeight)"] }
-        if frameRate != nil { arguments += ["-r", "\(rate!)"] }
-        arguments += ["-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+        let version = FFmpegVersion(ffmpeg)
+        var filters: [String] = []
+        if frameRate != nil { filters.append("fps=\(rate!)") }
+        if width != nil || height != nil { filters.append("scale=\(outputWidth):\(outputHeight)") }
+        filters.append(version.showInfoFilter)
+        let arguments = ["-hide_banner", "-nostats", "-loglevel", "info", "-nostdin"] + inputArguments + [
+            "-i", input, "-map", "0:v:0", "-an", "-sn", "-dn", "-vf", filters.joined(separator: ","),
+        ] + version.passthroughArguments + ["-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
         process = Process()
         process.executableURL = ffmpeg.executable
         process.arguments = arguments
-        output = Pipe()
-        let errorPipe = Pipe()
+        let output = Pipe(), errors = Pipe()
         process.standardOutput = output
-        process.standardError = errorPipe
+        process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch { throw .toolFailed(tool: "ffmpeg", reason: "cannot start \(ffmpeg.executable.path): \(error)") }
-        errors = ErrorCollector(errorPipe.fileHandleForReading)
+        log = FFmpegLog(descriptor: errors.fileHandleForReading.fileDescriptor)
         frames = try RawRGBFrameSource(
             stream: ByteStream(descriptor: output.fileHandleForReading.fileDescriptor, name: "ffmpeg output"),
             width: outputWidth, height: outputHeight, frameRate: rate!)
@@ -70,32 +85,48 @@ public final class FFmpegFrameSource: FrameSource {
         }
     }
 
-    /// The next frame; nil when ffmpeg has finished cleanly.
+    /// The next frame, with the source's frame number and presentation time; nil when ffmpeg has
+    /// finished cleanly.
     /// - Throws: ``VideoError/toolFailed(tool:reason:)`` with ffmpeg's message when it fails (a missing or
-    ///   undecodable input), ``VideoError/truncatedFrame(index:expectedBytes:receivedBytes:)`` when its
-    ///   output stops inside a frame.
+    ///   undecodable input), ``VideoError/noVideoStream(input:)`` when the input has no video,
+    ///   ``VideoError/truncatedFrame(index:expectedBytes:receivedBytes:)`` when its output stops inside a frame.
     public func nextFrame() throws(VideoError) -> VideoFrame? {
         guard !finished else { return nil }
+        let frame: VideoFrame?
         do {
-            if let frame = try frames.nextFrame() { return frame }
+            frame = try frames.nextFrame()
         } catch {
             finished = true
             try checkExit()
             throw error
         }
-        finished = true
-        try checkExit()
-        return nil
+        guard var frame else {
+            finished = true
+            try checkExit()
+            return nil
+        }
+        guard let timestamp = log.nextTimestamp() else {
+            finished = true
+            try checkExit()
+            throw .toolFailed(tool: "ffmpeg", reason: "its log has no timestamp for frame \(frame.index) of '\(input)'")
+        }
+        // A frame without a timestamp (ffmpeg's NOPTS) follows the one before it at the nominal rate.
+        let time = timestamp.seconds ?? lastTime.map { $0 + 1 / frameRate } ?? 0
+        lastTime = time
+        frame.index = timestamp.number
+        frame.time = time
+        return frame
     }
 
     private func checkExit() throws(VideoError) {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw .toolFailed(tool: "ffmpeg", reason: "exit status \(process.terminationStatus): \(errors.text)")
+            if log.reportsNoMatchingStream { throw .noVideoStream(input: input) }
+            throw .toolFailed(tool: "ffmpeg", reason: "exit status \(process.terminationStatus): \(log.errorText)")
         }
     }
 
-    /// The first video stream's display size and frame rate, from ffprobe's JSON.
+    /// The first video stream's display size and average frame rate, from ffprobe's JSON.
     static func probe(_ input: String, inputArguments: [String], ffprobe: ExternalTool) throws(VideoError) -> (width: Int, height: Int, frameRate: Double) {
         struct Report: Decodable {
             struct Stream: Decodable {
@@ -103,6 +134,7 @@ public final class FFmpegFrameSource: FrameSource {
                 var width: Int?
                 var height: Int?
                 var r_frame_rate: String?
+                var avg_frame_rate: String?
                 var side_data_list: [SideData]?
                 var tags: [String: String]?
             }
@@ -111,13 +143,21 @@ public final class FFmpegFrameSource: FrameSource {
         let data = try ffprobe.run(
             ["-v", "error"] + inputArguments + [
                 "-select_streams", "v:0", "-show_entries",
-                "stream=width,height,r_frame_rate:stream_tags=rotate:stream_side_data=rotation", "-of", "json", input,
+                "stream=width,height,r_frame_rate,avg_frame_rate:stream_tags=rotate:stream_side_data=rotation", "-of", "json", input,
             ])
-        guard let report = try? JSONDecoder().decode(Report.self, from: data), let stream = report.streams?.first,
-              let width = stream.width, let height = stream.height
-        else { throw .toolFailed(tool: "ffprobe", reason: "'\(input)' has no video stream with a size") }
-        let parts = (stream.r_frame_rate ?? "").split(separator: "/").compactMap { Double($0) }
-        let rate = parts.count == 2 && parts[1] > 0 ? parts[0] / parts[1] : 0
+        guard let report = try? JSONDecoder().decode(Report.self, from: data) else {
+            throw .toolFailed(tool: "ffprobe", reason: "its report on '\(input)' is not the JSON it writes")
+        }
+        guard let stream = report.streams?.first else { throw .noVideoStream(input: input) }
+        guard let width = stream.width, let height = stream.height else {
+            throw .toolFailed(tool: "ffprobe", reason: "'\(input)' has a video stream without a size")
+        }
+        func value(_ fraction: String?) -> Double {
+            let parts = (fraction ?? "").split(separator: "/").compactMap { Double($0) }
+            return parts.count == 2 && parts[1] > 0 ? parts[0] / parts[1] : 0
+        }
+        let average = value(stream.avg_frame_rate)
+        let rate = average > 0 && average <= 10_000 ? average : value(stream.r_frame_rate)
         guard rate > 0 else { throw .toolFailed(tool: "ffprobe", reason: "'\(input)' reports no frame rate; pass one") }
         let rotation = stream.side_data_list?.compactMap(\.rotation).first ?? stream.tags?["rotate"].flatMap(Double.init) ?? 0
         let quarterTurns = Int((rotation / 90).rounded()) & 3

@@ -20,6 +20,8 @@ public enum VideoError: Error, CustomStringConvertible, Equatable, Sendable {
     case frameSizeChanged(index: Int, expected: String, found: String)
     /// Frame `index` could not be decoded.
     case unreadableFrame(index: Int, path: String, reason: String)
+    /// The file or stream holds no video stream (an audio file, for instance).
+    case noVideoStream(input: String)
     /// A helper program is not installed; `package` is the Debian package that provides it.
     case toolMissing(tool: String, package: String)
     /// A helper program failed.
@@ -43,6 +45,8 @@ public enum VideoError: Error, CustomStringConvertible, Equatable, Sendable {
             "frame \(index) is \(found) pixels, but the frames before it are \(expected); a sequence keeps one size"
         case .unreadableFrame(let index, let path, let reason):
             "frame \(index) ('\(path)') cannot be read: \(reason)"
+        case .noVideoStream(let input):
+            "'\(input)' holds no video stream"
         case .toolMissing(let tool, let package):
             "\(tool) is needed to read this input but is not installed or not on PATH: install the package '\(package)' (Debian/Ubuntu: apt-get install \(package))"
         case .toolFailed(let tool, let reason):

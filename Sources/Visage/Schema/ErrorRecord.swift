@@ -78,7 +78,7 @@ public struct ErrorRecord: Codable, Sendable, Equatable, Error, CustomStringConv
         case .invalidParameter: .invalidParameter
         case .unreadable, .emptyFolder: .unreadableFile
         case .corrupt, .truncatedFrame, .frameSizeChanged, .unreadableFrame: .corruptVideo
-        case .unsupported: .unsupportedVideo
+        case .unsupported, .noVideoStream: .unsupportedVideo
         case .toolMissing: .toolMissing
         case .toolFailed: .toolFailed
         }
