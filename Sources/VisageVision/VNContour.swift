@@ -29,7 +29,7 @@ open class VNContour: NSObject, @unchecked Sendable {
         do {
             return VNContour(try visageContour.childContour(at: childContourIndex))
         } catch {
-            throw VNError(error).nsError
+            throw VNError(visage: error).nsError
         }
     }
 
@@ -39,7 +39,7 @@ open class VNContour: NSObject, @unchecked Sendable {
         do {
             return VNContour(try visageContour.polygonApproximation(epsilon: epsilon))
         } catch {
-            throw VNError(error).nsError
+            throw VNError(visage: error).nsError
         }
     }
 }

@@ -21,7 +21,7 @@ open class VNContoursObservation: VNObservation, @unchecked Sendable {
         do {
             return VNContour(try visageObservation.contour(at: contourIndex))
         } catch {
-            throw VNError(error).nsError
+            throw VNError(visage: error).nsError
         }
     }
 
@@ -31,7 +31,7 @@ open class VNContoursObservation: VNObservation, @unchecked Sendable {
         do {
             return VNContour(try visageObservation.contour(at: indexPath))
         } catch {
-            throw VNError(error).nsError
+            throw VNError(visage: error).nsError
         }
     }
 

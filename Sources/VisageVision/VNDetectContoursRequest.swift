@@ -42,7 +42,7 @@ public final class VNDetectContoursRequest: VNImageBasedRequest, VNTypedRequestR
             let observation = try visageRequest.performSynchronously(on: image, orientation: orientation)
             return [VNContoursObservation(observation, requestRevision: revision)]
         } catch {
-            throw VNError(error)
+            throw VNError(visage: error)
         }
     }
 }

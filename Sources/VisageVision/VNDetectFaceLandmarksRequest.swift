@@ -74,7 +74,7 @@ enum FaceMeshRequests {
             }
             return results
         } catch {
-            throw VNError(error)
+            throw VNError(visage: error)
         }
     }
 }

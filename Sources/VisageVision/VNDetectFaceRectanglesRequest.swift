@@ -21,7 +21,7 @@ public final class VNDetectFaceRectanglesRequest: VNImageBasedRequest, VNTypedRe
         do {
             faces = try Visage.DetectFaceRectanglesRequest().performSynchronously(on: image, orientation: orientation)
         } catch {
-            throw VNError(error)
+            throw VNError(visage: error)
         }
         let revision = revision
         return faces.map { VNFaceObservation($0, requestRevision: revision, angles: revision == 1 ? 0 : revision) }

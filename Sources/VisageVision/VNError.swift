@@ -42,20 +42,30 @@ public struct VNError: Error, CustomNSError, CustomStringConvertible, Sendable {
     public let code: Code
     /// What went wrong, in Visage's words (the value at fault and the rule it broke).
     public let message: String
+    /// Visage's stable code for the failure (the one the CLI and the service report), when Visage raised it.
+    public let visageCode: ErrorCode?
 
-    public init(_ code: Code, _ message: String) {
+    /// The `NSError` user-info key under which ``visageCode``'s raw value travels.
+    public static let visageCodeKey = "VisageErrorCode"
+
+    public init(_ code: Code, _ message: String, visageCode: ErrorCode? = nil) {
         self.code = code
         self.message = message
+        self.visageCode = visageCode
     }
 
     public static var errorDomain: String { VNErrorDomain }
     public var errorCode: Int { code.rawValue }
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let visageCode { info[Self.visageCodeKey] = visageCode.rawValue }
+        return info
+    }
     public var description: String { "VNError \(code) (\(code.rawValue)): \(message)" }
 
     /// The error as Vision throws it: an `NSError` in `VNErrorDomain` with the message as its description.
     public var nsError: NSError {
-        NSError(domain: VNErrorDomain, code: code.rawValue, userInfo: [NSLocalizedDescriptionKey: message])
+        NSError(domain: VNErrorDomain, code: code.rawValue, userInfo: errorUserInfo)
     }
 
     /// The Vision error an error is, when it is one (an `NSError` in `VNErrorDomain`, or a `VNError`).
@@ -66,34 +76,33 @@ public struct VNError: Error, CustomNSError, CustomStringConvertible, Sendable {
         }
         let error = error as NSError
         guard error.domain == VNErrorDomain, let code = Code(rawValue: error.code) else { return nil }
-        self.init(code, error.localizedDescription)
+        self.init(code, error.localizedDescription,
+                  visageCode: (error.userInfo[Self.visageCodeKey] as? String).flatMap(ErrorCode.init(rawValue:)))
     }
 
-    /// Visage's error under the code Vision uses for that kind of failure: unreadable files are
-    /// `ioError`, undecodable data `invalidImage`, bad parameters `invalidArgument`, model or engine
-    /// failures `internalError`.
-    init(_ error: FaceDetectionError) {
+    /// Visage's error under the code Vision uses for that kind of failure, keeping Visage's own stable
+    /// code (the shared error table): unreadable files are `ioError`, undecodable data `invalidImage`,
+    /// bad parameters `invalidArgument` (a contour request's `invalidOption`, a contour index
+    /// `outOfBoundsError`), model files `invalidModel`, a failed stage `operationFailed`.
+    init(visage error: any Error) {
+        let record = ErrorRecord(error)
+        let code: Code
         switch error {
-        case .image(let imageError): self.init(imageError)
-        case .invalidParameter: self.init(.invalidArgument, error.description)
-        case .model, .landmarks, .captureQuality: self.init(.internalError, error.description)
+        case ContoursError.invalidParameter: code = .invalidOption
+        case ContoursError.indexOutOfRange, ContoursError.invalidIndexPath: code = .outOfBoundsError
+        default:
+            switch record.code {
+            case .unreadableFile: code = .ioError
+            case .emptyImage, .unsupportedFormat, .truncatedImage, .corruptImage, .imageTooLarge, .decoderUnavailable:
+                code = .invalidImage
+            case .invalidParameter: code = .invalidArgument
+            case .modelMissing, .modelInvalid, .modelUnsupported: code = .invalidModel
+            case .processingFailed: code = .operationFailed
+            case .deadlineExceeded: code = .timeout
+            default: code = .internalError
+            }
         }
-    }
-
-    init(_ error: ImageError) {
-        switch error {
-        case .notAFile, .unreadable: self.init(.ioError, error.description)
-        case .invalidParameter: self.init(.invalidArgument, error.description)
-        default: self.init(.invalidImage, error.description)
-        }
-    }
-
-    init(_ error: ContoursError) {
-        switch error {
-        case .invalidParameter: self.init(.invalidOption, error.description)
-        case .indexOutOfRange, .invalidIndexPath: self.init(.outOfBoundsError, error.description)
-        case .image(let imageError): self.init(imageError)
-        }
+        self.init(code, record.message, visageCode: record.code)
     }
 }
 

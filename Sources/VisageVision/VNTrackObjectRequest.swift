@@ -81,7 +81,7 @@ final class FaceTrackers {
             do {
                 tracker = Tracker(handler: try Visage.SequenceRequestHandler(options: .init(maximumFaces: 4)))
             } catch {
-                throw VNError(.internalError, error.description)
+                throw VNError(visage: error)
             }
         }
         defer { trackers[id] = finished ? nil : tracker }
@@ -91,7 +91,7 @@ final class FaceTrackers {
             // Frames are numbered at 30 per second: the tracker's time only orders them.
             faces = try tracker.handler.perform(on: image, time: Double(tracker.frames) / 30)
         } catch {
-            throw VNError(.operationFailed, error.description)
+            throw VNError(visage: error)
         }
         tracker.frames += 1
         let size = image.size

@@ -44,7 +44,7 @@ final class VisionInput {
                 source = .decoded(image)
                 return (image, orientation)
             } catch {
-                throw VNError(error)
+                throw VNError(visage: error)
             }
         case .encoded(let data):
             do {
@@ -52,7 +52,7 @@ final class VisionInput {
                 source = .decoded(image)
                 return (image, orientation)
             } catch {
-                throw VNError(error)
+                throw VNError(visage: error)
             }
         }
     }

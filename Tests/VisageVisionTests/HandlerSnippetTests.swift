@@ -36,6 +36,14 @@ struct HandlerSnippetTests {
         defer { try? FileManager.default.removeItem(at: garbage) }
         #expect(detectionErrorCode(for: garbage) == VNError.Code.invalidImage.rawValue)
         #expect(detectionErrorCode(for: SnippetFixtures.sample("coins.png")) == nil)
+        // Visage's own stable code travels with it, as the CLI and the service report it.
+        do {
+            try VNImageRequestHandler(url: garbage).perform([VNDetectFaceRectanglesRequest()])
+            Issue.record("undecodable data was accepted")
+        } catch {
+            #expect(VNError(error)?.visageCode == .unsupportedFormat)
+            #expect((error as NSError).userInfo[VNError.visageCodeKey] as? String == ErrorCode.unsupportedFormat.rawValue)
+        }
     }
 
     /// Results are normalized to the region of interest, as Vision's: they equal Visage's on the cut-out.

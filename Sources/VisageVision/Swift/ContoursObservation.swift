@@ -53,7 +53,7 @@ public struct ContoursObservation: Sendable {
             do {
                 return Contour(try visageContour.polygonApproximation(epsilon: epsilon))
             } catch {
-                throw VNError(error).nsError
+                throw VNError(visage: error).nsError
             }
         }
     }
