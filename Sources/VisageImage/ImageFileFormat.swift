@@ -40,7 +40,10 @@ public enum ImageFileFormat: String, Sendable, Hashable, CaseIterable, Codable, 
             self = .tiff
         } else if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) {
             self = .gif
-        } else if starts(Array("BM".utf8)), bytes.count < 18 || BMPCodec.knownHeaderSizes.contains(Int(bytes[14]) | Int(bytes[15]) << 8) {
+        } else if starts(Array("BM".utf8)),
+            bytes.count < 18 || starts([0, 0, 0, 0], at: 6) || BMPCodec.knownHeaderSizes.contains(Int(bytes[14]) | Int(bytes[15]) << 8)
+        {
+            // "BM" alone is weak: the reserved fields (zero) or a known header size confirm it.
             self = .bmp
         } else {
             return nil
@@ -72,6 +75,12 @@ public enum ImageFileFormat: String, Sendable, Hashable, CaseIterable, Codable, 
         case .bmp: "BMP"
         }
     }
+
+    /// The file name extensions of every format, lower case: what a folder of images is filtered by.
+    /// (Decoding still goes by content.)
+    public static let fileExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "ppm", "pgm", "pnm", "heic", "heif", "hif", "avif", "webp", "tif", "tiff", "gif", "bmp", "dib",
+    ]
 
     /// The names users know the format by, for messages and `visage info --formats`.
     public var commonNames: String {

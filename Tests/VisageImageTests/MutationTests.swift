@@ -4,7 +4,10 @@ import VisageImage
 
 /// Damaged files must fail with an `ImageError` or decode to a consistent image: never crash or hang.
 struct MutationTests {
-    @Test("Random damage never crashes a decoder", arguments: ["jpeg-progressive.jpg", "jpeg-cmyk.jpg", "exif-6.jpg", "png-interlaced.png", "png-palette-trns.png", "exif-6.png", "pnm-p3.ppm", "pnm-p5-16bit.pgm"])
+    @Test("Random damage never crashes a decoder", arguments: ["jpeg-progressive.jpg", "jpeg-cmyk.jpg", "exif-6.jpg", "png-interlaced.png", "png-palette-trns.png", "exif-6.png", "pnm-p3.ppm", "pnm-p5-16bit.pgm",
+        "formats/heic-rgb.heic", "formats/heic-alpha.heic", "formats/avif-alpha.avif", "formats/webp-lossy.webp", "formats/webp-alpha.webp",
+        "formats/webp-animated.webp", "formats/tiff-lzw.tiff", "formats/tiff-jpeg.tiff", "formats/tiff-two-pages.tiff",
+        "formats/gif-interlaced.gif", "formats/gif-animated.gif", "formats/bmp-4.bmp", "formats/bmp-565.bmp", "formats/bmp-32-alpha.bmp"])
     func survivesDamage(_ name: String) throws {
         let original = try [UInt8](Fixtures.data(name))
         var generator = SeededGenerator(state: UInt64(name.utf8.count) ^ 0xDA3A6E)
