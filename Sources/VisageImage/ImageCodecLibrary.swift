@@ -1,4 +1,5 @@
 import CImageCodecs
+import Foundation
 
 /// A system library that decodes a format, loaded with `dlopen` the first time a file needs it.
 ///
@@ -45,7 +46,11 @@ package enum ImageCodecLibrary: CaseIterable, Sendable {
     }
 
     /// The loaded version, or nil with the reason the library is unusable.
+    ///
+    /// `VISAGE_DISABLE_CODECS=heif,webp` (format names, comma-separated) treats those libraries as
+    /// missing: the way to see, and test, what a machine without them does.
     package var status: (version: String?, problem: String?) {
+        if Self.disabled.contains(format.rawValue) { return (nil, "disabled by VISAGE_DISABLE_CODECS") }
         let library = raw
         let version = Self.string(library.version)
         return library.loaded != 0 ? (version, nil) : (version.isEmpty ? nil : version, Self.string(library.error))
@@ -57,6 +62,11 @@ package enum ImageCodecLibrary: CaseIterable, Sendable {
             throw .codecUnavailable(format, library: soname, package: package, reason: problem)
         }
     }
+
+    private static let disabled: Set<String> = {
+        guard let value = getenv("VISAGE_DISABLE_CODECS") else { return [] }
+        return Set(String(cString: value).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+    }()
 
     static func string<T>(_ tuple: T) -> String {
         withUnsafeBytes(of: tuple) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }

@@ -15,7 +15,7 @@ public final class ImageFolderFrameSource: FrameSource {
     private var index = 0
     private var size: (width: Int, height: Int)?
 
-    static let extensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm", "pnm"]
+    static let extensions = ImageFileFormat.fileExtensions
 
     /// Lists the folder's image files.
     /// - Throws: ``VideoError/unreadable(path:reason:)`` when the folder cannot be listed,

@@ -1,10 +1,11 @@
 import Foundation
+import Visage
 
 /// The image files named on a command line: files as given, folders replaced by the image files
 /// directly inside them, sorted by name. A path that does not exist is kept, so that processing it
 /// reports the error with its name.
 enum ImageInputs {
-    static let extensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm", "pnm"]
+    static let extensions = ImageFileFormat.fileExtensions
 
     static func expand(_ paths: [String]) -> [URL] {
         paths.flatMap { path -> [URL] in
