@@ -17,10 +17,19 @@ struct ContoursCommand: AsyncParsableCommand {
               $ visage contours Samples/horse.png --svg horse.svg --png horse.png --overlay
               $ visage contours Samples/camera.png --art --pivot-range 0.2...0.7 --adjust-range 0.5...3 --iou 0.9 --svg art.svg
               $ visage contours --benchmark 50 masks/   # median ms; build with -c release
+              $ visage contours --json --recursive masks/ --jobs 2
+              $ find masks -name '*.png' | visage contours --json --files-from -
+
+            Many images take the same options as visage detect (--jobs, --files-from, --output, \
+            --shard-index …): results in input order, a failed image as an error record under \
+            --on-error record. Exit status: 0 ran, 1 an image failed under --on-error fail, 2 usage.
             """)
 
-    @Argument(help: "The image (JPEG, PNG, PPM/PGM); with --benchmark, image files or folders.")
-    var images: [String]
+    @Argument(help: "Image files or folders (JPEG, PNG, PPM/PGM); one image with --svg or --png.")
+    var images: [String] = []
+
+    @OptionGroup(title: "Many images")
+    var batch: BatchOptions
 
     @Option(help: "How strongly to stretch gray values away from the pivot, 0…3.")
     var contrastAdjustment: Float = 2
@@ -74,12 +83,17 @@ struct ContoursCommand: AsyncParsableCommand {
     var benchmark: Int?
 
     func validate() throws {
+        if images.isEmpty, batch.filesFrom == nil {
+            throw ValidationError("Missing expected argument '<images> ...' (or --files-from FILE|-)")
+        }
         if let benchmark {
             guard (1 ... 100_000).contains(benchmark) else {
                 throw ValidationError("--benchmark \(benchmark) must be between 1 and 100000")
             }
-        } else if images.count != 1 {
-            throw ValidationError("give exactly one image (got \(images.count))")
+        } else if svg != nil || png != nil, images.count != 1 || batch.filesFrom != nil
+            || ImageInputs.Walk.isFolder(images[0], followingLinks: true)
+        {
+            throw ValidationError("--svg and --png draw one image: give exactly one image file (got \(images.count))")
         }
         _ = try request()
         if art {
@@ -152,50 +166,57 @@ struct ContoursCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let batch = Batch(paths: images)
-        try await batch.run { url in
-            let name = batch.displayName(url)
+        let request = try request()
+        let art = art ? try artSettings() : nil
+        let (benchmark, epsilon, maxDimension, drawing) = (benchmark, epsilon, maxDimension, Drawing(svg: svg, png: png, overlay: overlay))
+        let json = json || batch.output != nil
+        let pipeline = try BatchPipeline(options: batch, json: json, jobs: benchmark != nil ? 1 : nil) { name in
+            let url = URL(fileURLWithPath: name)
             if let benchmark {
-                try Self.time(url: url, name: name, runs: benchmark, request: try request(), json: json)
-                return
+                return Data(try Self.time(url: url, name: name, runs: benchmark, request: request, json: json).utf8)
             }
             let image = try Image(contentsOf: url)
-            if art {
-                let contours = try artSettings().contours(for: image)
-                try write(contours, image: image)
-                if json { try JSONOutput.line(Report(image: name, contours: contours, topLevel: nil)) }
-                else { print("\(name): \(contours.count) contours of art") }
-                return
+            if let art {
+                let contours = try art.contours(for: image)
+                try drawing.write(contours, image: image)
+                if json { return try JSONOutput.encodedLine(Report(image: name, contours: contours, topLevel: nil)) }
+                return Data("\(name): \(contours.count) contours of art\n".utf8)
             }
-            let observation = try await request().perform(on: image)
+            let observation = try request.performSynchronously(on: image)
             var contours = observation.contours
             if let epsilon { contours = try contours.map { try $0.polygonApproximation(epsilon: epsilon) } }
-            try write(contours, image: image)
+            try drawing.write(contours, image: image)
             if json {
-                try JSONOutput.line(Report(image: name, contours: contours, topLevel: observation.topLevelContourCount))
-            } else {
-                let size = image.size
-                let scale = Double(maxDimension) / Double(max(size.width, size.height))
-                let working = scale < 1
-                    ? "\(max(1, Int((size.width * scale).rounded())))×\(max(1, Int((size.height * scale).rounded())))"
-                    : "\(Int(size.width))×\(Int(size.height))"
-                print("\(name) (\(Int(size.width))×\(Int(size.height)) → \(working)): "
-                    + "\(observation.contourCount) contours, \(observation.topLevelContourCount) top level")
+                return try JSONOutput.encodedLine(Report(image: name, contours: contours, topLevel: observation.topLevelContourCount))
             }
+            let size = image.size
+            let scale = Double(maxDimension) / Double(max(size.width, size.height))
+            let working = scale < 1
+                ? "\(max(1, Int((size.width * scale).rounded())))×\(max(1, Int((size.height * scale).rounded())))"
+                : "\(Int(size.width))×\(Int(size.height))"
+            return Data(("\(name) (\(Int(size.width))×\(Int(size.height)) → \(working)): "
+                + "\(observation.contourCount) contours, \(observation.topLevelContourCount) top level\n").utf8)
         }
+        try await pipeline.run(paths: images)
     }
 
-    private func write(_ contours: [Contour], image: Image) throws {
-        let width = Int(image.size.width), height = Int(image.size.height)
-        if let svg {
-            let text = try ContourRenderer.svg(contours, width: width, height: height, background: overlay ? image : nil)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: svg))
-        }
-        if let png {
-            let data = overlay
-                ? try ContourRenderer.png(contours, over: image)
-                : try ContourRenderer.png(contours, width: width, height: height)
-            try data.write(to: URL(fileURLWithPath: png))
+    /// Where --svg and --png draw, and on what.
+    struct Drawing: Sendable {
+        var svg, png: String?
+        var overlay: Bool
+
+        func write(_ contours: [Contour], image: Image) throws {
+            let width = Int(image.size.width), height = Int(image.size.height)
+            if let svg {
+                let text = try ContourRenderer.svg(contours, width: width, height: height, background: overlay ? image : nil)
+                try Data(text.utf8).write(to: URL(fileURLWithPath: svg))
+            }
+            if let png {
+                let data = overlay
+                    ? try ContourRenderer.png(contours, over: image)
+                    : try ContourRenderer.png(contours, width: width, height: height)
+                try data.write(to: URL(fileURLWithPath: png))
+            }
         }
     }
 
@@ -234,7 +255,7 @@ struct ContoursCommand: AsyncParsableCommand {
     }
 
     /// Median times of `runs` decodes, requests and border followings of one image.
-    private static func time(url: URL, name: String, runs: Int, request: DetectContoursRequest, json: Bool) throws {
+    private static func time(url: URL, name: String, runs: Int, request: DetectContoursRequest, json: Bool) throws -> String {
         let data = try Data(contentsOf: url)
         func median(_ body: () throws -> Void) rethrows -> Double {
             Stopwatch.percentile(try Stopwatch.measure(runs: runs, body).wall, 0.5)
@@ -251,12 +272,9 @@ struct ContoursCommand: AsyncParsableCommand {
             image: name, width: image.width, height: image.height, runs: runs, contourCount: contourCount,
             borderCount: borderCount, decodeMilliseconds: decode, requestMilliseconds: whole,
             borderFollowingMilliseconds: following)
-        if json {
-            try JSONOutput.line(timing)
-        } else {
-            func ms(_ value: Double) -> String { String(format: "%.3f ms", value) }
-            print("\(name) (\(image.width)×\(image.height)): decode \(ms(decode)), request \(ms(whole)) "
-                + "(\(contourCount) contours), border following \(ms(following)) (\(borderCount) borders), median of \(runs)")
-        }
+        if json { return String(decoding: try JSONOutput.encodedLine(timing), as: UTF8.self) }
+        func ms(_ value: Double) -> String { String(format: "%.3f ms", value) }
+        return "\(name) (\(image.width)×\(image.height)): decode \(ms(decode)), request \(ms(whole)) "
+            + "(\(contourCount) contours), border following \(ms(following)) (\(borderCount) borders), median of \(runs)\n"
     }
 }

@@ -8,8 +8,8 @@ struct DetectCommand: AsyncParsableCommand {
         commandName: "detect",
         abstract: "Find faces: boxes, confidence, head angles, keypoints; landmarks, contours, mesh, expressions, quality.",
         discussion: """
-            Folders are expanded to the images directly inside them. Coordinates are in the upright \
-            picture (EXIF orientation applied), pixels with the origin at the top left; angles are in \
+            Folders are expanded to the images directly inside them (anywhere below with --recursive). \
+            Coordinates are in the upright picture (EXIF orientation applied), pixels with the origin at the top left; angles are in \
             degrees with ML Kit's signs. Any of --landmarks, --contours, --classify, --quality and --mesh \
             runs the face mesh, whose fitted pose then gives the angles.
 
@@ -24,6 +24,18 @@ struct DetectCommand: AsyncParsableCommand {
                   capture quality 0.90
               $ visage detect --json --mode accurate --min-face-size 0.02 photos/
               $ visage detect group.jpg --landmarks --annotate group-faces.png
+
+            Many images run --jobs at once (the core count by default); results keep the input order. \
+            A list of paths, from a file or stdin, gives one line per path, flushed at once, whose \
+            "image" is the path as given; a failed image gives {"image", "error": {"code", "message"}}:
+
+              $ find photos -name '*.jpg' | visage detect --json --files-from -
+              $ visage detect --recursive photos --output results --skip-existing
+              $ visage detect --json --recursive photos --shard-index 3 --shard-count 8
+              $ visage detect --json --files-from manifest.txt --shard auto --output results   # array jobs
+
+            Exit status: 0 every image got a result or an error record; 1 an image failed under \
+            --on-error fail (the default unless --files-from); 2 usage.
             """)
 
     enum Mode: String, ExpressibleByArgument, CaseIterable {
@@ -32,7 +44,10 @@ struct DetectCommand: AsyncParsableCommand {
     }
 
     @Argument(help: "Image files or folders (JPEG, PNG, PPM/PGM).")
-    var images: [String]
+    var images: [String] = []
+
+    @OptionGroup(title: "Many images")
+    var batch: BatchOptions
 
     @Option(help: "fast: MediaPipe's short-range detector; accurate: full-range detector with tiles for small faces.")
     var mode: Mode = .fast
@@ -74,6 +89,9 @@ struct DetectCommand: AsyncParsableCommand {
     var stages = false
 
     func validate() throws {
+        if images.isEmpty, batch.filesFrom == nil {
+            throw ValidationError("Missing expected argument '<images> ...' (or --files-from FILE|-)")
+        }
         if let benchmark, !(1...100_000).contains(benchmark) {
             throw ValidationError("--benchmark \(benchmark) must be between 1 and 100000")
         }
@@ -103,29 +121,30 @@ struct DetectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (detector, extras) = (detector, extras)
-        let batch = Batch(paths: images)
-        let several = batch.inputs.count > 1
-        try await batch.run { url in
+        let (detector, extras, annotate, benchmark, stages) = (detector, extras, annotate, benchmark, stages)
+        let json = json || batch.output != nil
+        // A name per image for --annotate when more than one image may come.
+        let several = images.count > 1 || batch.filesFrom != nil || images.contains { ImageInputs.Walk.isFolder($0, followingLinks: true) }
+        let pipeline = try BatchPipeline(options: batch, json: json, jobs: benchmark != nil ? 1 : nil) { path in
+            let url = URL(fileURLWithPath: path)
             if let benchmark {
-                return try Self.time(
-                    detector, extras: extras, url: url, runs: benchmark, name: batch.displayName(url), json: json, stages: stages)
+                return Data(try Self.time(
+                    detector, extras: extras, url: url, runs: benchmark, name: path, json: json, stages: stages).utf8)
             }
             let image = try Image(contentsOf: url, options: .init(applyOrientation: false))
             let faces = try Self.faces(detector, extras: extras, in: image)
-            let name = batch.displayName(url)
-            let size = image.size
-            if json {
-                try JSONOutput.line(FacesRecord(
-                    image: name, width: Int(size.width), height: Int(size.height),
-                    faces: faces.map { FaceRecord($0, features: extras, imageSize: size) }))
-            } else {
-                print(Self.summary(faces, extras: extras, name: name, size: size))
-            }
             if let annotate {
                 try Self.write(faces, extras: extras, on: image, to: several ? Self.path(annotate, for: url) : annotate)
             }
+            let size = image.size
+            if json {
+                return try JSONOutput.encodedLine(FacesRecord(
+                    image: path, width: Int(size.width), height: Int(size.height),
+                    faces: faces.map { FaceRecord($0, features: extras, imageSize: size) }))
+            }
+            return Data((Self.summary(faces, extras: extras, name: path, size: size) + "\n").utf8)
         }
+        try await pipeline.run(paths: images)
     }
 
     static func faces(_ detector: FaceDetector, extras: FaceFeatures, in image: Image) throws -> [FaceDetector.AnalyzedFace] {
@@ -153,7 +172,7 @@ struct DetectCommand: AsyncParsableCommand {
     /// Median wall-clock and CPU times of `runs` detections on the decoded image, and of `runs`
     /// decode-and-detect passes from the file's bytes (read once, so disk speed is left out), after two
     /// warm-up runs; with `stages`, the pipeline's stages too (``StageProfile``).
-    static func time(_ detector: FaceDetector, extras: FaceFeatures, url: URL, runs: Int, name: String, json: Bool, stages: Bool) throws {
+    static func time(_ detector: FaceDetector, extras: FaceFeatures, url: URL, runs: Int, name: String, json: Bool, stages: Bool) throws -> String {
         let data = try Data(contentsOf: url)
         let decode = { () throws -> Image in try Image(data: data, options: .init(applyOrientation: false)) }
         let image = try decode()
@@ -170,16 +189,16 @@ struct DetectCommand: AsyncParsableCommand {
             decodeAndDetectCPUMilliseconds: decodeAndDetect.cpu,
             stages: stages ? try StageProfile.measure(image, mesh: extras.needsMesh, runs: runs).map(Stage.init) : nil)
         if json {
-            try JSONOutput.line(timing)
-        } else {
-            let format = { (value: Double) in String(format: "%.3f", value) }
-            let stage = extras.needsMesh ? "detect and mesh" : "detect"
-            print("\(name): \(faces) faces; \(stage) \(format(detect.wall)) ms (CPU \(format(detect.cpu))), "
-                + "decode and \(stage) \(format(decodeAndDetect.wall)) ms (CPU \(format(decodeAndDetect.cpu))); medians of \(runs)")
-            for entry in timing.stages ?? [] {
-                print("  \(entry.stage.padding(toLength: 28, withPad: " ", startingAt: 0)) \(format(entry.milliseconds)) ms")
-            }
+            return String(decoding: try JSONOutput.encodedLine(timing), as: UTF8.self)
         }
+        let format = { (value: Double) in String(format: "%.3f", value) }
+        let stage = extras.needsMesh ? "detect and mesh" : "detect"
+        var text = "\(name): \(faces) faces; \(stage) \(format(detect.wall)) ms (CPU \(format(detect.cpu))), "
+            + "decode and \(stage) \(format(decodeAndDetect.wall)) ms (CPU \(format(decodeAndDetect.cpu))); medians of \(runs)\n"
+        for entry in timing.stages ?? [] {
+            text += "  \(entry.stage.padding(toLength: 28, withPad: " ", startingAt: 0)) \(format(entry.milliseconds)) ms\n"
+        }
+        return text
     }
 
     static func summary(_ faces: [FaceDetector.AnalyzedFace], extras: FaceFeatures, name: String, size: CGSize) -> String {

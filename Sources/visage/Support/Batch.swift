@@ -10,7 +10,7 @@ struct Batch {
     let displayName: (URL) -> String
 
     init(paths: [String]) {
-        inputs = ImageInputs.expand(paths)
+        inputs = ImageInputs.expand(paths).map { URL(fileURLWithPath: $0) }
         displayName = { $0.relativePath }
     }
 
@@ -42,21 +42,5 @@ struct Batch {
 enum StandardError {
     static func write(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-}
-
-/// A one-line progress bar redrawn in place on stderr.
-struct ProgressBar {
-    let total: Int
-
-    func show(done: Int) {
-        let width = 30
-        let filled = total > 0 ? width * done / total : width
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
-    }
-
-    func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 }
