@@ -9,7 +9,7 @@
 #   and are not run.
 # - Commands run with bash in a scratch folder holding `Samples/` (the repository's) and the stand-ins a
 #   README names for the user's own files: `photos/` and `frames/` (copies of Samples/*.png), `big.jpg`,
-#   `photo.jpg`, `clip.y4m` (Scripts/make-sample-clip.py: 1.2 s without a face, then the astronaut).
+#   `photo.jpg`, `photo.heic` (the astronaut as an iPhone-style HEIC), `clip.y4m` (Scripts/make-sample-clip.py: 1.2 s without a face, then the astronaut).
 #   Files a command writes stay in that folder.
 # - `swift run [-c release] visage ARGS` runs the CLI built once by this script (debug; --release for a
 #   release build), and `visage` is on PATH. `swift test` and `swift build` lines are not run: CI runs
@@ -38,6 +38,7 @@ cp "$root"/Samples/*.png "$work/photos/"
 cp "$root"/Samples/*.png "$work/frames/"
 cp "$root/Tests/VisageTests/Fixtures/landmarks/astronaut.jpg" "$work/big.jpg"
 cp "$root/Tests/VisageTests/Fixtures/landmarks/astronaut.jpg" "$work/photo.jpg"
+cp "$root/Tests/VisageTests/Fixtures/formats/astronaut.heic" "$work/photo.heic"
 python3 "$root/Scripts/make-sample-clip.py" "$root/Samples/astronaut.png" "$work/clip.y4m"
 
 # `swift run [-c CONFIG] visage` → the binary built above.

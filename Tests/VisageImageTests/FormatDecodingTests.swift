@@ -64,3 +64,34 @@ struct FormatOrientationTests {
         }
     }
 }
+
+/// ImageDecodingOptions apply to every new format as to JPEG and PNG.
+struct FormatOptionsTests {
+    static let stills = FormatFixtures.entries.filter { !$0.upright && $0.frames == 1 }
+
+    @Test(arguments: stills)
+    func pixelLimitAndMaximumDimension(_ entry: FormatFixtures.Entry) throws {
+        if let reason = FormatFixtures.unavailable(entry.format) { print(reason); return }
+        // HEIF is limited by what libheif decodes: the coded picture (x265 pads 48 rows to 64), before `clap`.
+        let (width, height) = entry.format == .heif ? (64, 64) : (entry.width, entry.height)
+        #expect(throws: ImageError.imageTooLarge(width: width, height: height, limit: width * height - 1)) {
+            try Image(contentsOf: entry.url, options: .init(pixelLimit: width * height - 1))
+        }
+        #expect(try Image(contentsOf: entry.url, options: .init(applyOrientation: false, pixelLimit: width * height)).width == entry.width)
+        let small = try Image(contentsOf: entry.url, options: .init(applyOrientation: false, maximumDimension: 32))
+        #expect((small.width, small.height) == (32, 24))
+        #expect(small.orientation.exifValue == entry.orientation)
+    }
+
+    @Test func orientationIsAppliedByDefault() throws {
+        for name in ["webp-exif6.webp", "tiff-orientation6.tiff"] {
+            let entry = try #require(FormatFixtures.entries.first { $0.file == name })
+            if let reason = FormatFixtures.unavailable(entry.format) { print(reason); continue }
+            let upright = try Image(contentsOf: entry.url)
+            let stored = try Image(contentsOf: entry.url, options: .init(applyOrientation: false))
+            #expect((upright.width, upright.height, upright.orientation) == (48, 64, .up))
+            #expect((stored.width, stored.height, stored.orientation) == (64, 48, .right))
+            #expect(maximumDifference(upright, stored.applyingOrientation()) == 0)
+        }
+    }
+}
