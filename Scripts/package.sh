@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds the release tarball visage-linux-<arch>.tar.gz: a release `visage` with the Swift standard
+# library and Foundation linked in (--static-swift-stdlib), its models, and the licence notices.
+#
+#   bin/visage                   the command-line tool
+#   share/visage/                the five model files and their NOTICE (origin, licence, SHA-256)
+#   share/doc/visage/            NOTICE (what is inside and under which licence) and the licence texts
+#
+# Unpacked under any prefix it runs as is: `visage` finds its models in <bin>/../share/visage
+# (ModelLocation), so `tar -xzf visage-linux-x86_64.tar.gz -C /usr/local` installs it, and so does
+# unpacking anywhere else. The system libraries it still loads are libjpeg, libpng, zlib and libstdc++
+# (present on Debian and Ubuntu, also without the Swift toolchain); video files also need ffmpeg.
+#
+# Usage: Scripts/package.sh [OUTPUT_DIR]   (default .build/package; prints the tarball's path)
+# A release build takes several minutes on two cores. Scripts/check-package.sh tests the result.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$root/.build/package}"
+arch="$(uname -m)"
+name="visage-linux-$arch"
+
+build=(swift build --package-path "$root" -c release --static-swift-stdlib --product visage)
+"${build[@]}" >&2
+bin="$("${build[@]}" --show-bin-path)"
+
+stage="$(mktemp -d "${TMPDIR:-/tmp}/visage-package.XXXXXX")"
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/bin" "$stage/share/visage" "$stage/share/doc/visage"
+install -m 755 "$bin/visage" "$stage/bin/visage"
+# Symbols only help a debugger; the binary is a download. Keep them when strip is not installed.
+if command -v strip > /dev/null; then strip "$stage/bin/visage"; fi
+
+# The model files the package declares as VisageModels resources, and their provenance.
+models=$(sed -n 's/.*\.copy("\([^"]*\)").*/\1/p' "$root/Package.swift" | grep -E '\.(tflite|binarypb)$')
+for model in $models; do install -m 644 "$root/Models/$model" "$stage/share/visage/$model"; done
+install -m 644 "$root/Models/NOTICE" "$stage/share/visage/NOTICE"
+
+# Licences of what the binary contains.
+doc="$stage/share/doc/visage"
+own="Visage's own code"
+if [[ -f "$root/LICENSE" ]]; then install -m 644 "$root/LICENSE" "$doc/LICENSE"; own="$own (LICENSE)"; fi
+install -m 644 "$root/Models/NOTICE" "$doc/NOTICE.models"
+parser="$root/.build/checkouts/swift-argument-parser/LICENSE.txt"
+[[ -f "$parser" ]] && install -m 644 "$parser" "$doc/LICENSE.swift-argument-parser"
+toolchain="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"
+runtime="$toolchain/share/swift/LICENSE.txt"
+[[ -f "$runtime" ]] && install -m 644 "$runtime" "$doc/LICENSE.swift"
+cat > "$doc/NOTICE" <<NOTICE
+Visage $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown), built $(date -u +%Y-%m-%d) for Linux $arch.
+
+bin/visage contains:
+- $own;
+- the Swift standard library, Foundation and Dispatch, linked statically (Apache-2.0 with the Runtime
+  Library Exception; LICENSE.swift);
+- swift-argument-parser (Apache-2.0; LICENSE.swift-argument-parser).
+share/visage holds Google's MediaPipe face models (Apache-2.0); NOTICE.models and share/visage/NOTICE
+give their origin, size and SHA-256.
+At run time it loads the system's libjpeg (libjpeg-turbo), libpng, zlib and C++ runtime (libstdc++),
+and runs ffmpeg for video files; none of these are in this archive.
+NOTICE
+
+mkdir -p "$out"
+tarball="$out/$name.tar.gz"
+tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner -czf "$tarball" bin share
+echo "$tarball"
