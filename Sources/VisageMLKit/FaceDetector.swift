@@ -23,7 +23,7 @@ public typealias FaceDetectionCallback = ([Face]?, (any Error)?) -> Void
 ///   on the main thread as on iOS: Linux programs seldom run a main loop. ``results(in:)`` may be called
 ///   from any thread.
 ///
-/// Errors are `NSError`s in the domain `com.google.mlkit`, their `userInfo["code"]` Visage's stable error
+/// Errors are `NSError`s in the domain `com.google.mlkit`, their `userInfo["VisageErrorCode"]` Visage's stable error
 /// code (the table the CLI and the service use), their description Visage's message.
 public final class FaceDetector: @unchecked Sendable {
     private struct Settings: Sendable {
@@ -103,7 +103,7 @@ public final class FaceDetector: @unchecked Sendable {
     }
 
     static func error(_ record: ErrorRecord) -> NSError {
-        NSError(domain: "com.google.mlkit", code: 1, userInfo: [NSLocalizedDescriptionKey: record.message, "code": record.code.rawValue])
+        NSError(domain: "com.google.mlkit", code: 1, userInfo: [NSLocalizedDescriptionKey: record.message, "VisageErrorCode": record.code.rawValue])
     }
 }
 

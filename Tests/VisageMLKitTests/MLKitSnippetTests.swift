@@ -151,7 +151,7 @@ struct MLKitSnippetTests {
             Issue.record("minFaceSize 2 was accepted")
         } catch let error as NSError {
             #expect(error.domain == "com.google.mlkit")
-            #expect(error.userInfo["code"] as? String == "invalid_parameter")
+            #expect(error.userInfo["VisageErrorCode"] as? String == "invalid_parameter")
             #expect(error.localizedDescription.contains("minFaceSize"))
         }
     }
