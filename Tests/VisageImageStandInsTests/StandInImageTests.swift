@@ -93,3 +93,25 @@ struct StandInImageTests {
         #expect(same.x == 0.25 && same.y == 0.75)
     }
 }
+
+/// `CGAffineTransform` composes in Core Graphics' order: `scaledBy`/`translatedBy` apply before the receiver.
+struct StandInTransformTests {
+    @Test func composesAsCoreGraphics() {
+        let scale = CGAffineTransform(scaleX: 200, y: 100)
+        let flip = CGAffineTransform(scaleX: 1, y: -1).translatedBy(x: 0, y: -100)
+        // The y-flip tutorials write: normalized box → pixels, origin top left.
+        let box = CGRect(x: 0.25, y: 0.5, width: 0.5, height: 0.25).applying(scale).applying(flip)
+        #expect(box == CGRect(x: 50, y: 25, width: 100, height: 25))
+        #expect(CGPoint(x: 1, y: 2).applying(CGAffineTransform(translationX: 3, y: 4).scaledBy(x: 2, y: 2)) == CGPoint(x: 5, y: 8))
+        let rotation = CGAffineTransform(rotationAngle: .pi / 2)
+        let turned = CGPoint(x: 1, y: 0).applying(rotation)
+        #expect(abs(turned.x) < 1e-12 && abs(turned.y - 1) < 1e-12)
+        let t = scale.concatenating(flip).rotated(by: 0.3)
+        let back = CGPoint(x: 7, y: -3).applying(t).applying(t.inverted())
+        #expect(abs(back.x - 7) < 1e-9 && abs(back.y + 3) < 1e-9)
+        #expect(CGAffineTransform.identity.isIdentity && CGSize(width: 2, height: 3).applying(scale) == CGSize(width: 400, height: 300))
+        var transform = scale
+        let path = CGPath(closedPolygons: [[CGPoint(x: 0.5, y: 0.5), CGPoint(x: 1, y: 1)]]).copy(using: &transform)
+        #expect(path?.boundingBox == CGRect(x: 100, y: 50, width: 100, height: 50))
+    }
+}

@@ -22,6 +22,7 @@ struct FaceSnippetTests {
         try #require(native.count == 1)
         #expect(SnippetFixtures.worstDifference(try faceBoxesForDrawing(in: image), native) < 1e-9)
         #expect(SnippetFixtures.worstDifference(try faceBoxesWithHelper(in: image), native) < 1e-9)
+        #expect(SnippetFixtures.worstDifference(try faceBoxesWithTransforms(in: image), native) < 1e-9)
     }
 
     @Test func anglesAndRevisions() async throws {

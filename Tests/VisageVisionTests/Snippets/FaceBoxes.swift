@@ -37,6 +37,17 @@ func faceBoxesWithHelper(in image: UIImage) throws -> [CGRect] {
     }
 }
 
+/// The same with Core Graphics transforms: scale to pixels, then flip the y axis.
+func faceBoxesWithTransforms(in image: UIImage) throws -> [CGRect] {
+    guard let cgImage = image.cgImage else { return [] }
+    let request = VNDetectFaceRectanglesRequest()
+    try VNImageRequestHandler(cgImage: cgImage, orientation: CGImagePropertyOrientation(image.imageOrientation))
+        .perform([request])
+    let scale = CGAffineTransform.identity.scaledBy(x: image.size.width, y: image.size.height)
+    let flip = CGAffineTransform(scaleX: 1, y: -1).translatedBy(x: 0, y: -image.size.height)
+    return (request.results ?? []).map { $0.boundingBox.applying(scale).applying(flip) }
+}
+
 /// Head angles as apps log them.
 func headAngles(of url: URL) throws -> [(roll: Double, yaw: Double, pitch: Double?)] {
     let request = VNDetectFaceRectanglesRequest()
