@@ -116,6 +116,9 @@ package enum GIFCodec {
         let gif = try structure(bytes, countFrames: false)
         try checkPixelLimit(width: gif.width, height: gif.height, limit: pixelLimit)
         let frame = gif.first
+        // The frame's own size bounds the work: each LZW code can expand to 4 096 pixels, so a few bytes
+        // could otherwise keep the loop below busy for billions of pixels outside the canvas.
+        try checkPixelLimit(width: frame.width, height: frame.height, limit: pixelLimit)
         let hasAlpha = frame.transparentIndex != nil
         let channels = hasAlpha ? 4 : 3
         let palette = frame.palette

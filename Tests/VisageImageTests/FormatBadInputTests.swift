@@ -134,6 +134,48 @@ struct FormatBadInputTests {
         }
     }
 
+    /// A frame far larger than its 1×1 screen: refused by its own size, not decoded pixel by pixel.
+    @Test func gifFrameLargerThanItsScreen() throws {
+        var gif = try [UInt8](Fixtures.data("formats/gif-palette.gif"))
+        let descriptor = try #require(GIFOffsets.imageDescriptor(gif))
+        gif[6] = 1; gif[7] = 0; gif[8] = 1; gif[9] = 0
+        for at in (descriptor + 5)...(descriptor + 8) { gif[at] = 0xFF }
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            #expect(throws: ImageError.imageTooLarge(width: 65_535, height: 65_535, limit: 100_000_000)) { try Image(data: Data(gif)) }
+        }
+        #expect(elapsed < .seconds(1))
+        // Within the limit, the frame is clipped to the screen.
+        let clipped = try Image(data: Data(gif), options: .init(pixelLimit: .max))
+        #expect((clipped.width, clipped.height) == (1, 1))
+    }
+
+    /// A TIFF strip claiming 2 GB: libtiff must neither allocate it nor read past the data.
+    @Test func tiffStripClaimingGigabytes() throws {
+        if let reason = FormatFixtures.unavailable(.tiff) { print(reason); return }
+        var tiff = try [UInt8](Fixtures.data("formats/tiff-rgb.tiff"))
+        let ifd = Int(tiff[4]) | Int(tiff[5]) << 8 | Int(tiff[6]) << 16 | Int(tiff[7]) << 24
+        let count = Int(tiff[ifd]) | Int(tiff[ifd + 1]) << 8
+        let entry = try #require((0..<count).map { ifd + 2 + 12 * $0 }.first { Int(tiff[$0]) | Int(tiff[$0 + 1]) << 8 == 279 })
+        tiff[entry + 2] = 4; tiff[entry + 3] = 0  // LONG
+        tiff[entry + 8] = 0xF0; tiff[entry + 9] = 0xFF; tiff[entry + 10] = 0xFF; tiff[entry + 11] = 0x7F
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            do {
+                let image = try Image(data: Data(tiff))
+                #expect((image.width, image.height) == (64, 48))
+            } catch let error as ImageError {
+                switch error {
+                case .truncated(.tiff, _), .corrupt(.tiff, _): break
+                default: Issue.record("\(error)")
+                }
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+        #expect(elapsed < .seconds(1))
+    }
+
     @Test func recognisedFormatsAreNamed() throws {
         let cases: [([UInt8], String)] = [
             (Array("%PDF-1.7\n".utf8), "PDF"),
@@ -231,15 +273,21 @@ enum HeaderSurgery {
 }
 
 enum GIFOffsets {
-    /// The LZW minimum code size byte of the first image (no extensions before it in Pillow's files).
+    /// The LZW minimum code size byte of the first image.
     static func lzwMinimumCodeSize(_ bytes: [UInt8]) -> Int? {
+        guard let at = imageDescriptor(bytes) else { return nil }
+        let local = bytes[at + 9] & 0x80 != 0 ? 3 << ((bytes[at + 9] & 7) + 1) : 0
+        return at + 10 + local
+    }
+
+    /// The first image descriptor (its 0x2C), after the extensions before it.
+    static func imageDescriptor(_ bytes: [UInt8]) -> Int? {
         let global = bytes[10] & 0x80 != 0 ? 3 << ((bytes[10] & 7) + 1) : 0
         var at = 13 + global
         while at < bytes.count {
             switch bytes[at] {
             case 0x2C:
-                let local = bytes[at + 9] & 0x80 != 0 ? 3 << ((bytes[at + 9] & 7) + 1) : 0
-                return at + 10 + local
+                return at
             case 0x21:
                 at += 2
                 while bytes[at] != 0 { at += Int(bytes[at]) + 1 }
