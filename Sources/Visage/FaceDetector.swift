@@ -35,9 +35,12 @@ public struct FaceDetector: Sendable {
     /// ``process(_:orientation:)`` keeping the analysis. The mesh runs when a mode needs it, when `mesh`
     /// is true, or for `captureQuality`. With `maxFaces`, only that many of the most confident faces are
     /// kept, before the mesh runs.
+    ///
+    /// `uprightSize` reports the faces in a picture of that size instead of `image`'s: `image` is then a
+    /// reduced decode of it (shrink on load), which only detection without the mesh may use.
     package func analyzedFaces(
         in image: Image, orientation: ImageOrientation? = nil, mesh: Bool = false, captureQuality: Bool = false,
-        maxFaces: Int? = nil
+        maxFaces: Int? = nil, uprightSize: (width: Int, height: Int)? = nil
     ) throws(FaceDetectionError) -> [AnalyzedFace] {
         let minFaceSize = options.minFaceSize
         guard minFaceSize.isFinite, (0...1).contains(minFaceSize) else {
@@ -52,7 +55,14 @@ public struct FaceDetector: Sendable {
             }
             faces = Array(faces.sorted { $0.detection.score > $1.detection.score }.prefix(maxFaces))
         }
-        guard options.needsMesh || mesh || captureQuality else { return faces.map { AnalyzedFace(face: Face($0)) } }
+        let needsMesh = options.needsMesh || mesh || captureQuality
+        if let uprightSize {
+            guard !needsMesh else {
+                throw .invalidParameter(name: "uprightSize", value: "\(uprightSize)", rule: "needs detection without the mesh stage")
+            }
+            faces = faces.map { $0.reported(width: uprightSize.width, height: uprightSize.height) }
+        }
+        guard needsMesh else { return faces.map { AnalyzedFace(face: Face($0)) } }
         let results = try FaceLandmarkPipeline.analyze(
             image, orientation: orientation, regions: try FaceLandmarkPipeline.regions(for: faces), captureQuality: captureQuality)
         return zip(faces, results).map { face, result in

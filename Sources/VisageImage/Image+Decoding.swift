@@ -22,6 +22,9 @@ extension Image {
         if let maximum = options.maximumDimension, maximum < 1 {
             throw .invalidParameter(name: "maximumDimension", value: "\(maximum)", rule: "must be at least 1")
         }
+        if let minimum = options.minimumDimension, minimum < 1 {
+            throw .invalidParameter(name: "minimumDimension", value: "\(minimum)", rule: "must be at least 1")
+        }
         var image = try withBytes(of: data) { bytes throws(ImageError) in
             switch try ImageFileFormat(detecting: bytes) {
             case .jpeg: try JPEGCodec.decode(bytes, options: options)

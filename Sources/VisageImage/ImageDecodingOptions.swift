@@ -7,6 +7,12 @@ public struct ImageDecodingOptions: Sendable, Hashable {
     /// JPEG uses libjpeg's scaled IDCT (cheap: the full image is never decoded) and then an area
     /// resize for the remainder; other formats decode fully and area-resize.
     public var maximumDimension: Int?
+    /// Shrink on load: a JPEG is decoded at the smallest scaled-IDCT size of 1/2, 1/4 or 1/8 whose longer
+    /// side still reaches this many pixels (full size when none does); no resize follows, so the result
+    /// can be larger. libjpeg computes only the coefficients that size needs, so a 12-megapixel photo
+    /// wanted at 512 pixels costs a fraction of a full decode. Other formats decode at full size.
+    /// Ignored when ``maximumDimension`` is set. Nil (the default) decodes at full size.
+    public var minimumDimension: Int? = nil
     /// The most pixels (width × height, as stored in the file) a decode may allocate. Checked from the header,
     /// before any pixel memory exists. 100 megapixels by default.
     public var pixelLimit: Int

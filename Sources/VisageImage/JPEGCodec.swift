@@ -34,6 +34,8 @@ package enum JPEGCodec {
         var scale = 8
         if let maximum = options.maximumDimension {
             scale = scaleNumerator(width: decoder.width, height: decoder.height, atLeast: maximum)
+        } else if let minimum = options.minimumDimension {
+            scale = halvingScaleNumerator(width: decoder.width, height: decoder.height, atLeast: minimum)
         }
         let output = try decoder.start(scaleNumerator: scale)
         let pixelFormat: PixelFormat = decoder.isGray ? .gray8 : .rgb8
@@ -60,8 +62,20 @@ package enum JPEGCodec {
         return best
     }
 
+    /// The smallest of libjpeg's halving scales (8, 4, 2, 1 eighths), whose reduced IDCTs are the fast
+    /// ones, whose longer side still reaches `minimum`.
+    package static func halvingScaleNumerator(width: Int, height: Int, atLeast minimum: Int) -> Int {
+        var best = 8
+        for numerator in [4, 2, 1] {
+            let scaled = scaledSize(width: width, height: height, numerator: numerator)
+            guard max(scaled.width, scaled.height) >= minimum else { break }
+            best = numerator
+        }
+        return best
+    }
+
     /// The output size libjpeg computes for a scale of `numerator`/8 (rounded up, as `jdiv_round_up`).
-    static func scaledSize(width: Int, height: Int, numerator: Int) -> (width: Int, height: Int) {
+    package static func scaledSize(width: Int, height: Int, numerator: Int) -> (width: Int, height: Int) {
         ((width * numerator + 7) / 8, (height * numerator + 7) / 8)
     }
 

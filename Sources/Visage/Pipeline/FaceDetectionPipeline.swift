@@ -9,6 +9,15 @@ package struct DetectedFace: Sendable, Hashable {
     package var imageHeight: Int
     package var angles: HeadAngles
 
+    /// The same face in a picture of `width` × `height` (the full size of a reduced decode): the normalized
+    /// detection is kept, the pixel size and the angles its keypoints give follow the new size.
+    package func reported(width: Int, height: Int) -> DetectedFace {
+        var face = self
+        (face.imageWidth, face.imageHeight) = (width, height)
+        face.angles = HeadAngles(keypoints: face.pixelKeypoints)
+        return face
+    }
+
     /// Keypoints in upright pixels, origin top left.
     package var pixelKeypoints: [SIMD2<Double>] {
         detection.keypoints.map { SIMD2(Double($0.x) * Double(imageWidth), Double($0.y) * Double(imageHeight)) }
