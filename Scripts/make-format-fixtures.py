@@ -69,6 +69,10 @@ path = save("heic-rgb.heic", crop, quality=80)
 reference("heic-rgb.heic", Image.open(path), lossy=True)
 path = save("heic-alpha.heic", alpha, quality=80)
 reference("heic-alpha.heic", Image.open(path), lossy=True)
+# 10-bit HEVC (HDR phones): decoded to 8 bits by libheif on both sides.
+deep = pillow_heif.from_bytes(mode="RGB;16", size=crop.size, data=bytes(b for v in crop.tobytes() for b in ((v * 257) & 255, (v * 257) >> 8)))
+deep.save(os.path.join(OUT, "heic-10bit.heic"), quality=80)
+reference("heic-10bit.heic", Image.open(os.path.join(OUT, "heic-10bit.heic")), lossy=True)
 path = save("heic-two-images.heic", crop, quality=80, save_all=True, append_images=[ImageOps.mirror(crop)])
 reference("heic-two-images.heic", Image.open(path), lossy=True, frames=2)
 

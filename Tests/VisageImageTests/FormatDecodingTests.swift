@@ -11,6 +11,8 @@ struct FormatDecodingTests {
     /// (measured 0). TIFF: libtiff's RGBA interface premultiplies alpha, undone here (measured 1 with
     /// alpha ≥ 128). BMP: 5-6-5 bit fields scale to 8 bits by rounding, Pillow otherwise (measured 1).
     static let tolerance: [ImageFileFormat: Int] = [.heif: 1, .avif: 0, .webp: 0, .tiff: 1, .gif: 0, .bmp: 1]
+    /// 10-bit HEVC rounds twice (YCbCr → RGB, then 10 → 8 bits), each library its own way (measured 2).
+    static let fileTolerance = ["heic-10bit.heic": 2]
 
     @Test(arguments: FormatFixtures.entries)
     func matchesPillow(_ entry: FormatFixtures.Entry) throws {
@@ -20,7 +22,7 @@ struct FormatDecodingTests {
         let converted = image.pixelFormat == reference.pixelFormat ? image : image.converted(to: reference.pixelFormat)
         let difference = try #require(maximumDifference(converted, reference), "\(image.width)×\(image.height) \(image.pixelFormat) vs \(reference.width)×\(reference.height) \(reference.pixelFormat)")
         print("\(entry.file): largest difference from Pillow \(difference)")
-        #expect(difference <= Self.tolerance[entry.format]!, "\(entry.file)")
+        #expect(difference <= Self.fileTolerance[entry.file] ?? Self.tolerance[entry.format]!, "\(entry.file)")
     }
 
     @Test(arguments: FormatFixtures.entries)
