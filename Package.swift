@@ -12,6 +12,7 @@ let package = Package(
         // Stand-ins for the UIKit, Core Graphics, Core Image and ImageIO types iOS face code passes around.
         .library(name: "VisageImageStandIns", targets: ["VisageImageStandIns"]),
         .library(name: "VisageMLKit", targets: ["VisageMLKit"]),
+        .library(name: "VisageFirebase", targets: ["VisageFirebase"]),
         .library(name: "VisageARKit", targets: ["VisageARKit"]),
         // Vision's VN classes and iOS 18 names over Visage: iOS code ports by changing its import.
         .library(name: "VisageVision", targets: ["VisageVision"]),
@@ -68,6 +69,8 @@ let package = Package(
         .target(name: "VisageImageStandIns", dependencies: ["VisageGeometry", "VisageImage"]),
         // ML Kit's face detection API over Visage's FaceDetector (ML Kit's names only).
         .target(name: "VisageMLKit", dependencies: ["Visage", "VisageImageStandIns"]),
+        // Firebase ML Vision's face API (VisionFaceDetector, VisionFace, NSNumber points) over VisageMLKit.
+        .target(name: "VisageFirebase", dependencies: ["VisageMLKit", "VisageImageStandIns"]),
         // ARKit's face-tracking session over Visage's tracker and a video input (ARKit's names only).
         .target(name: "VisageARKit", dependencies: ["Visage", "VisageModels"]),
         // Vision's classic VN API and its iOS 18 names (CGFloat coordinates) over Visage's requests.
@@ -95,6 +98,7 @@ let package = Package(
         .testTarget(name: "VisageVisionTests", dependencies: ["VisageVision", "Visage"], exclude: ["Snippets/README.md"]),
         .testTarget(name: "VisageImageStandInsTests", dependencies: ["VisageImageStandIns", "VisageGeometry", "VisageImage"]),
         .testTarget(name: "VisageMLKitTests", dependencies: ["VisageMLKit", "Visage"]),
+        .testTarget(name: "VisageFirebaseTests", dependencies: ["VisageFirebase", "VisageMLKit", "Visage"]),
         .testTarget(name: "VisageARKitTests", dependencies: ["VisageARKit", "Visage"], resources: [.copy("Fixtures")]),
     ]
 )
