@@ -28,8 +28,10 @@ let package = Package(
         // libjpeg's API behind setjmp: the only place a longjmp can happen, and it stays in C.
         .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
         .systemLibrary(
-            name: "CPNG", pkgConfig: "libpng16",
+            name: "CLibPNG", pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // libpng's read API behind setjmp, with its chunk, size and cache limits set.
+        .target(name: "CPNG", dependencies: ["CLibPNG"]),
 
         // libwebp, libheif, libavif and libtiff loaded at run time with dlopen: the build needs none of their
         // headers, and a machine without one still decodes every other format (ARCHITECTURE.md, Decisions).
@@ -41,7 +43,7 @@ let package = Package(
         // Normalized and pixel coordinates, orientation. No dependencies.
         .target(name: "VisageGeometry"),
         // Pixel buffers, decode/encode, EXIF orientation, resize, warp to tensor.
-        .target(name: "VisageImage", dependencies: ["VisageGeometry", "CJPEG", "CPNG", "CImageCodecs", "CVisageKernels"]),
+        .target(name: "VisageImage", dependencies: ["VisageGeometry", "CJPEG", "CLibPNG", "CPNG", "CImageCodecs", "CVisageKernels"]),
         // TFLite reader, planner, operators, interpreter. Sees tensors, never faces.
         .target(name: "VisageNN", dependencies: ["CVisageKernels"]),
         // Vision-style contour detection on any image.

@@ -1,12 +1,16 @@
+import CLibPNG
 import CPNG
 import VisageGeometry
 
-/// PNG through libpng's simplified API, which keeps libpng's `longjmp` error handling inside libpng.
+/// PNG through libpng: decoding through the CPNG shim (libpng's low-level API with every limit set, its
+/// `longjmp` kept in C), encoding through libpng's simplified API.
 ///
 /// Visage reads IHDR itself first, so the pixel limit is enforced before libpng allocates anything.
+/// Ancillary chunks other than tRNS are skipped unread, so a chunk declaring gigabytes, or a compressed
+/// text or ICC chunk that inflates to gigabytes, costs nothing.
 /// All bit depths decode to 8 bits per channel: 1, 2 and 4-bit gray scale to 0…255, 16-bit samples
 /// scale as `round(v × 255 / 65535)`. Gray with alpha and palettes with transparency decode to RGBA8.
-/// libpng honours gAMA and cHRM chunks that differ from sRGB (Pillow ignores them).
+/// gAMA, cHRM and iCCP are not applied, as Pillow and OpenCV do not apply them.
 package enum PNGCodec {
     // The PNG_FORMAT_* combinations are macro expressions Swift does not import; these are their parts.
     private static let color = png_uint_32(PNG_FORMAT_FLAG_COLOR)
@@ -50,36 +54,57 @@ package enum PNGCodec {
             pixelFormat: pixelFormat, bitDepth: header.bitDepth, colorModel: colorModel, isProgressive: header.interlaced)
     }
 
+    /// The largest chunk libpng may allocate. Visage reads only IHDR, PLTE, tRNS and IDAT through libpng
+    /// (ancillary chunks are skipped unread; eXIf is read from the bytes in place), none of which needs more.
+    package static let chunkByteLimit = 1 << 20
+
+    /// What libpng may hold at once: two chunks, zlib's state, and a few rows of up to 8 bytes a pixel
+    /// (the row being inflated, the previous row for filtering, the transformed row).
+    package static func memoryLimit(width: Int) -> Int {
+        2 * chunkByteLimit + (1 << 20) + 4 * (width * 8 + 64)
+    }
+
     package static func decode(_ bytes: UnsafeRawBufferPointer, pixelLimit: Int) throws(ImageError) -> Image {
+        var peak = 0
+        return try decode(bytes, pixelLimit: pixelLimit, libpngPeakBytes: &peak)
+    }
+
+    /// Decodes, and reports the most memory libpng held at once (the pixels are not libpng's).
+    ///
+    /// libpng's memory is capped at ``memoryLimit(width:)``; only the caller's pixel buffer grows with the
+    /// image, and it is allocated after the pixel limit is checked.
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, pixelLimit: Int, libpngPeakBytes: inout Int
+    ) throws(ImageError) -> Image {
         let header = try header(bytes)
         try checkPixelLimit(width: header.width, height: header.height, limit: pixelLimit)
         let chunks = scanChunks(bytes)
-        var png = png_image()
-        png.version = png_uint_32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_memory(&png, bytes.baseAddress, bytes.count) != 0 else {
-            throw failure(&png, isComplete: chunks.isComplete)
+        try checkImageData(header, bytes: chunks.imageDataBytes, isComplete: chunks.isComplete)
+        guard let base = bytes.baseAddress,
+              let decoder = vpng_create(
+                  base.assumingMemoryBound(to: UInt8.self), bytes.count, UInt32(clamping: min(pixelLimit, Int(Int32.max))),
+                  chunkByteLimit, memoryLimit(width: header.width))
+        else { throw .corrupt(.png, reason: "cannot create a libpng decoder") }
+        defer {
+            libpngPeakBytes = vpng_status_of(decoder).pointee.peak_bytes
+            vpng_destroy(decoder)
         }
+        var read = vpng_header()
+        guard vpng_read_header(decoder, &read) == 0 else { throw failure(decoder) }
         // The buffer is sized from Visage's reading of IHDR; libpng must agree before it writes into it.
-        guard Int(png.width) == header.width, Int(png.height) == header.height else {
-            png_image_free(&png)
-            throw .corrupt(.png, reason: "libpng reads IHDR as \(png.width)×\(png.height), not \(header.width)×\(header.height)")
+        guard Int(read.width) == header.width, Int(read.height) == header.height else {
+            throw .corrupt(.png, reason: "libpng reads IHDR as \(read.width)×\(read.height), not \(header.width)×\(header.height)")
         }
-        // 16-bit files without gAMA/sRGB are sRGB-encoded like 8-bit ones, not linear.
-        png.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB)
-        let hasColor = png.format & color != 0
-        let hasAlpha = png.format & alpha != 0
-        let pixelFormat: PixelFormat = hasAlpha ? .rgba8 : hasColor ? .rgb8 : .gray8
-        png.format = (hasAlpha || hasColor ? color : 0) | (hasAlpha ? alpha : 0)
-        // libpng takes the row stride as a 32-bit count of components.
-        guard let stride = Int32(exactly: header.width * pixelFormat.bytesPerPixel) else {
-            png_image_free(&png)
-            throw .corrupt(.png, reason: "rows of \(header.width) pixels exceed libpng's 32-bit stride")
+        let pixelFormat: PixelFormat = switch read.channels {
+        case 1: .gray8
+        case 3: .rgb8
+        default: .rgba8
         }
         return try Image(
             uninitializedWidth: header.width, height: header.height, pixelFormat: pixelFormat, orientation: chunks.orientation
         ) { out throws(ImageError) in
-            guard png_image_finish_read(&png, nil, out.baseAddress, stride, nil) != 0 else {
-                throw failure(&png, isComplete: chunks.isComplete)
+            guard vpng_read_image(decoder, out.baseAddress?.assumingMemoryBound(to: UInt8.self), header.width * pixelFormat.bytesPerPixel) == 0 else {
+                throw failure(decoder)
             }
         }
     }
@@ -120,41 +145,62 @@ package enum PNGCodec {
         }
     }
 
-    /// Chunk facts the simplified API does not report: the eXIf orientation, transparency (tRNS) and
-    /// whether the chunks run intact up to IEND.
+    /// Chunk facts libpng is not asked for: the eXIf orientation, transparency (tRNS), the bytes of image
+    /// data present (IDAT) and whether the chunks run intact up to IEND.
     private static func scanChunks(
         _ bytes: UnsafeRawBufferPointer
-    ) -> (orientation: ImageOrientation, hasTransparency: Bool, isComplete: Bool) {
+    ) -> (orientation: ImageOrientation, hasTransparency: Bool, imageDataBytes: Int, isComplete: Bool) {
         var offset = 8
         var orientation = ImageOrientation.up
         var hasTransparency = false
+        var imageDataBytes = 0
         var isComplete = false
         while offset + 8 <= bytes.count {
             let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             let start = offset + 8
-            guard length <= bytes.count - start else { break }
+            guard length <= bytes.count - start else {
+                if type == "IDAT" { imageDataBytes += bytes.count - start }
+                break
+            }
             if type == "eXIf" {
                 orientation = EXIFOrientation.read(tiff: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]))
             } else if type == "tRNS" {
                 hasTransparency = true
+            } else if type == "IDAT" {
+                imageDataBytes += length
             } else if type == "IEND" {
                 isComplete = true
                 break
             }
             offset = start + length + 4
         }
-        return (orientation, hasTransparency, isComplete)
+        return (orientation, hasTransparency, imageDataBytes, isComplete)
+    }
+
+    /// Deflate never expands data by more than this factor (258-byte matches coded in about two bits).
+    static let maximumInflationRatio = 1032
+
+    /// Refuses image data too short to fill the declared rows, before the pixels are allocated: a header
+    /// within the pixel limit over a few bytes of data would otherwise cost its whole size in memory.
+    private static func checkImageData(_ header: Header, bytes: Int, isComplete: Bool) throws(ImageError) {
+        let samples = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][header.colorType] ?? 1
+        let (pixelBits, overflow) = header.width.multipliedReportingOverflow(by: header.height * samples * header.bitDepth)
+        let (inflated, inflatedOverflow) = bytes.multipliedReportingOverflow(by: maximumInflationRatio)
+        guard overflow || inflatedOverflow || inflated >= pixelBits / 8 else {
+            let reason = "\(bytes) bytes of image data inflate to at most \(inflated) bytes, fewer than the \(pixelBits / 8) the \(header.width)×\(header.height) rows need"
+            throw isComplete ? .corrupt(.png, reason: reason) : .truncated(.png, reason: "\(reason) (the data ends before IEND)")
+        }
     }
 
     private static func message(_ png: inout png_image) -> String {
         withUnsafeBytes(of: &png.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    /// The failure libpng reported, freeing its state. Data that stops before IEND is truncated.
-    private static func failure(_ png: inout png_image, isComplete: Bool) -> ImageError {
-        let text = message(&png)
-        png_image_free(&png)
-        return isComplete ? .corrupt(.png, reason: text) : .truncated(.png, reason: "\(text) (the data ends before IEND)")
+    /// The failure libpng reported. Data that ends before libpng has read what it needs is truncated.
+    private static func failure(_ decoder: OpaquePointer) -> ImageError {
+        let status = vpng_status_of(decoder).pointee
+        let text = withUnsafeBytes(of: status.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return status.truncated != 0 ? .truncated(.png, reason: "\(text) (the data ends before IEND)") : .corrupt(.png, reason: text)
     }
 }

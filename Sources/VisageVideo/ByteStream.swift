@@ -91,6 +91,22 @@ package final class ByteStream {
         return done
     }
 
+    /// Reads up to `count` bytes into `bytes`, replacing its contents; returns how many arrived (fewer
+    /// only at the end of the stream).
+    ///
+    /// `bytes` grows as data arrives instead of being sized to `count` first, so a header that declares
+    /// a huge frame costs memory for the bytes actually sent, not for the claim. Its capacity is kept
+    /// for the next call.
+    package func readGrowing(_ count: Int, into bytes: inout [UInt8]) throws(VideoError) -> Int {
+        bytes.removeAll(keepingCapacity: true)
+        while bytes.count < count, try fill() {
+            let n = min(end - start, count - bytes.count)
+            bytes.append(contentsOf: buffer[start..<(start + n)])
+            start += n
+        }
+        return bytes.count
+    }
+
     /// Whether the stream has ended (no byte left to read).
     package func isAtEnd() throws(VideoError) -> Bool { try !fill() }
 }

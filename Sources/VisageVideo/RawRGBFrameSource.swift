@@ -13,6 +13,7 @@ public final class RawRGBFrameSource: FrameSource {
     public let height: Int
     public let frameRate: Double
     private let stream: ByteStream
+    private var pixels: [UInt8] = []
     private var index = 0
     private var ended = false
 
@@ -41,20 +42,24 @@ public final class RawRGBFrameSource: FrameSource {
     public func nextFrame() throws(VideoError) -> VideoFrame? {
         guard !ended else { return nil }
         let byteCount = width * height * 3
-        var received = 0
-        var failure: VideoError?
-        let image = try? Image(uninitializedWidth: width, height: height, pixelFormat: .rgb8) { pixels in
-            do throws(VideoError) { received = try stream.readFully(into: pixels) } catch { failure = error }
-        }
-        if let failure {
+        let received: Int
+        do throws(VideoError) {
+            // Memory follows the bytes that arrive, not the frame size the caller declared.
+            received = try stream.readGrowing(byteCount, into: &pixels)
+        } catch {
             ended = true
-            throw failure
+            throw error
         }
-        guard received == byteCount, let image else {
+        guard received == byteCount else {
             ended = true
             if received == 0 { return nil }
             throw .truncatedFrame(index: index, expectedBytes: byteCount, receivedBytes: received)
         }
+        let image = try pixels.withUnsafeBytes { bytes in
+            Result { () throws(ImageError) in
+                try Image(uninitializedWidth: width, height: height, pixelFormat: .rgb8) { $0.copyMemory(from: bytes) }
+            }
+        }.mapError { VideoError.invalidParameter(name: "frame size", value: "\(width)×\(height)", rule: $0.description) }.get()
         defer { index += 1 }
         return VideoFrame(image: image, index: index, time: Double(index) / frameRate)
     }

@@ -4,7 +4,8 @@ import VisageImage
 /// Frames of a YUV4MPEG2 (`.y4m`) stream, read natively and converted to RGB8 (BT.601, see
 /// ``YUVConversion``); times come from the header's frame rate.
 ///
-/// Every header is bounded and validated before memory is allocated. A stream ending inside a frame
+/// Every header is bounded and validated, and a frame's memory grows only as its bytes arrive, so a
+/// header declaring a huge frame costs nothing until the data is sent. A stream ending inside a frame
 /// throws ``VideoError/truncatedFrame(index:expectedBytes:receivedBytes:)`` and then ends. A second stream
 /// header mid-stream (files joined with `cat`) is accepted when it keeps the frame size and rejected with
 /// ``VideoError/frameSizeChanged(index:expected:found:)`` when it does not.
@@ -72,9 +73,8 @@ public final class Y4MFrameSource: FrameSource {
             throw .corrupt(format: Y4MHeader.format, reason: "frame \(index) starts with '\(shown)', not 'FRAME'")
         }
         let byteCount = header.frameByteCount
-        if planes.count != byteCount { planes = [UInt8](repeating: 0, count: byteCount) }
-        let read = planes.withUnsafeMutableBytes { bytes in Result { () throws(VideoError) in try stream.readFully(into: bytes) } }
-        let received = try read.get()
+        // Memory follows the bytes that arrive, not the header's claim.
+        let received = try stream.readGrowing(byteCount, into: &planes)
         guard received == byteCount else {
             throw .truncatedFrame(index: index, expectedBytes: byteCount, receivedBytes: received)
         }

@@ -27,6 +27,14 @@ package struct DetectedFace: Sendable, Hashable {
 /// Image → letterbox (and tiles) warped straight into the detector's input → engine → decoding →
 /// weighted NMS → projection to the upright picture → angles.
 package enum FaceDetectionPipeline {
+    /// Pictures whose shorter side is below this many pixels skip the detector and hold no faces.
+    ///
+    /// The short-range model finds the sample face in pictures down to 9×9 pixels and in none of 270
+    /// probes of 5…8 pixels (the face cropped loosely or tightly, three resampling filters); every run
+    /// costs the same whatever the picture's size, so without this floor a stream of 2×2 frames would buy
+    /// a whole detector run for every 12 bytes of input.
+    package static let minimumImageSide = 8
+
     /// Detects faces in `image`, whose stored pixels have `orientation` (the image's own when nil).
     ///
     /// `.fast` runs the short-range model once on the letterboxed picture, as MediaPipe's FaceDetector.
@@ -41,6 +49,7 @@ package enum FaceDetectionPipeline {
     ) throws(FaceDetectionError) -> [DetectedFace] {
         let orientation = orientation ?? image.orientation
         let upright = orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
+        guard min(upright.width, upright.height) >= minimumImageSide else { return [] }
         let detections: [Detection]
         switch mode {
         case .fast:
