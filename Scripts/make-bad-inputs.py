@@ -136,7 +136,8 @@ def image_corpus():
 
     # JPEG: truncations at several offsets.
     sos = jpeg.index(b"\xff\xda")
-    for name, cut in [("soi", 2), ("app0", 10), ("dqt", jpeg.index(b"\xff\xdb") + 30), ("sof", jpeg.index(b"\xff\xc0") + 8),
+    add("jpeg-soi-only.jpg", jpeg[:2], "image", "unsupported_format", "2 bytes (FF D8): too few to tell a format")
+    for name, cut in [("app0", 10), ("dqt", jpeg.index(b"\xff\xdb") + 30), ("sof", jpeg.index(b"\xff\xc0") + 8),
                       ("sos", sos + 6), ("scan-10", sos + (len(jpeg) - sos) // 10), ("scan-90", len(jpeg) - (len(jpeg) - sos) // 10),
                       ("no-eoi", len(jpeg) - 2)]:
         add(f"jpeg-truncated-{name}.jpg", jpeg[:cut], "image", "truncated_image", f"baseline JPEG cut at byte {cut} of {len(jpeg)}")
@@ -152,7 +153,11 @@ def image_corpus():
     wide = bytearray(jpeg)
     wide[sof + 5:sof + 9] = struct.pack(">HH", 1, 65_500)
     add("jpeg-one-row-wide.jpg", bytes(wide), "image", "truncated_image",
-        "SOF declares 65500×1, within the pixel limit, over data for 48×32")
+        "SOF declares 65500×1, within the pixel limit, over data for 48×32: EOI comes early, decoding stops")
+    claim = bytearray(jpeg)
+    claim[sof + 5:sof + 9] = struct.pack(">HH", 10_000, 10_000)
+    add("jpeg-100mp-tiny-data.jpg", bytes(claim), "image", "truncated_image",
+        "SOF declares 10000×10000 (at the pixel limit) over data for 48×32: decoding stops at the early EOI")
     zero = bytearray(jpeg)
     zero[sof + 5:sof + 9] = struct.pack(">HH", 32, 0)
     add("jpeg-zero-width.jpg", bytes(zero), "image", "corrupt_image", "SOF declares a width of 0")
@@ -166,8 +171,8 @@ def image_corpus():
     no_sof = b"\xff\xd8" + jpeg[2:sof] + b"\xff\xd9"
     add("jpeg-no-frame.jpg", no_sof, "image", "corrupt_image", "tables, then EOI: no frame at all")
     random.seed(20261123)
-    add("jpeg-garbage.jpg", b"\xff\xd8\xff" + bytes(random.randrange(256) for _ in range(400)), "image", "corrupt_image",
-        "SOI, then random bytes")
+    add("jpeg-garbage.jpg", b"\xff\xd8\xff" + bytes(random.randrange(256) for _ in range(400)), "image", "truncated_image",
+        "SOI, then random bytes: the first segment's length runs past the end")
 
     # A progressive JPEG repeating its first (DC) scan 1000 times: every scan is a full pass over the
     # coefficients; Visage stops at 500 scans.
@@ -224,8 +229,8 @@ def image_corpus():
         "image", "image_too_large", "1-bit 30000×30000: 900 megapixels from a few KB")
     add("png-huge-size.png", SIGNATURE + ihdr(100_000, 100_000) + rgb_idat(1, 1) + chunk(b"IEND", b""), "image", "image_too_large",
         "IHDR declares 100000×100000")
-    add("png-one-row-wide.png", SIGNATURE + ihdr(50_000_000, 1) + rgb_idat(1, 1) + chunk(b"IEND", b""), "image", "truncated_image",
-        "IHDR declares 50000000×1 (within the pixel limit) over 4 bytes of rows")
+    add("png-one-row-wide.png", SIGNATURE + ihdr(50_000_000, 1) + rgb_idat(1, 1) + chunk(b"IEND", b""), "image", "corrupt_image",
+        "IHDR declares 50000000×1 (within the pixel limit) over 4 bytes of rows: refused before the pixels are allocated")
     add("png-many-text-chunks.png", small_png(b"".join(chunk(b"tEXt", b"k%d\x00v" % i) for i in range(4_000))), "image", "ok",
         "4000 tEXt chunks before the image data", width=16, height=16)
 

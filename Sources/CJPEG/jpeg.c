@@ -39,13 +39,15 @@ static void on_error_exit(j_common_ptr cinfo) {
     longjmp(error->jump, 1);
 }
 
-// Warnings are counted, never printed; the one for data that stops early marks the image truncated.
+// Warnings are counted, never printed. Data that stops early marks the image truncated: the end of the
+// bytes (JWRN_JPEG_EOF), or a marker where entropy-coded data should go on (JWRN_HIT_MARKER), after
+// which libjpeg would fill the rest of the picture with gray — a few bytes could then claim 100 MP.
 static void on_message(j_common_ptr cinfo, int level) {
     vjpeg_error_mgr *error = (vjpeg_error_mgr *)cinfo->err;
     if (level >= 0) return;
     error->base.num_warnings++;
     error->status->warning_count++;
-    if (error->base.msg_code == JWRN_JPEG_EOF) error->status->truncated = 1;
+    if (error->base.msg_code == JWRN_JPEG_EOF || error->base.msg_code == JWRN_HIT_MARKER) error->status->truncated = 1;
 }
 
 static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
@@ -168,6 +170,8 @@ int vjpeg_read_rows(vjpeg_decoder *decoder, uint8_t *destination, size_t stride,
         if (got == 0) break;
         done += got;
         *decoded = done;
+        // The rest would be padding: stop decoding it.
+        if (decoder->status.truncated) return 0;
     }
     // Reading the last row also reads the trailing markers, where a missing EOI shows up.
     if (cinfo->output_scanline == cinfo->output_height) jpeg_finish_decompress(cinfo);

@@ -18,7 +18,7 @@ package struct JPEGMarkers {
         var offset = 2
         var sawFrame = false
         while true {
-            guard offset + 4 <= bytes.count else {
+            guard offset + 2 <= bytes.count else {
                 throw .truncated(.jpeg, reason: "the data ends inside the headers, at byte \(bytes.count)")
             }
             guard bytes[offset] == 0xFF else { throw .corrupt(.jpeg, reason: "no marker at byte \(offset)") }
@@ -26,6 +26,9 @@ package struct JPEGMarkers {
             if marker == 0xFF { offset += 1; continue }  // fill byte
             if marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }  // no payload
             if marker == 0xD9 { throw .corrupt(.jpeg, reason: "end of image before any scan") }
+            guard offset + 4 <= bytes.count else {
+                throw .truncated(.jpeg, reason: "the data ends inside the headers, at byte \(bytes.count)")
+            }
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             guard length >= 2 else { throw .corrupt(.jpeg, reason: "segment length \(length) at byte \(offset) is below 2") }
             if marker == 0xDA {
