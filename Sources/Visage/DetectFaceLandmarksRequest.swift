@@ -13,7 +13,7 @@ import VisageImage
 /// request.inputFaceObservations = try await DetectFaceRectanglesRequest().perform(on: image)
 ///     .filter { $0.confidence > 0.7 }
 /// for face in try await request.perform(on: image) {
-///     face.landmarks?.leftEye.pointsInImage(imageSize: image.size)   // pixels, origin top left
+///     face.landmarks?.leftEye.pointsInImage(imageSize: image.size)   // pixels, origin lower left (as Vision)
 /// }
 /// ```
 /// - Complexity: one mesh, blendshape and pose pass per face after detection; see

@@ -27,7 +27,7 @@ public struct NormalizedPoint: Hashable, Sendable, Codable, CustomStringConverti
     /// This point, given in the upright picture, in pixels of the stored buffer whose pixels are
     /// `rawSize` and whose orientation is `orientation`, measured from `origin` of that buffer.
     public func toRawImageCoordinates(
-        _ rawSize: CGSize, orientation: ImageOrientation, origin: CoordinateOrigin = .upperLeft
+        _ rawSize: CGSize, orientation: ImageOrientation, origin: CoordinateOrigin = .lowerLeft
     ) -> CGPoint {
         let raw = orientation.rawUnitPoint(fromUpright: x, 1 - y)
         let y = origin == .upperLeft ? raw.y : 1 - raw.y
@@ -38,7 +38,7 @@ public struct NormalizedPoint: Hashable, Sendable, Codable, CustomStringConverti
     /// `toRawImageCoordinates(_:orientation:origin:)`).
     public init(
         rawImagePoint: CGPoint, in rawSize: CGSize, orientation: ImageOrientation,
-        origin: CoordinateOrigin = .upperLeft
+        origin: CoordinateOrigin = .lowerLeft
     ) {
         let x = Double(rawImagePoint.x) / Double(rawSize.width)
         var y = Double(rawImagePoint.y) / Double(rawSize.height)

@@ -43,7 +43,7 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
     /// with `orientation`. Orientations only rotate by right angles and mirror, so the image of
     /// a rectangle is again an axis-aligned rectangle.
     public func toRawImageCoordinates(
-        _ rawSize: CGSize, orientation: ImageOrientation, origin: CoordinateOrigin = .upperLeft
+        _ rawSize: CGSize, orientation: ImageOrientation, origin: CoordinateOrigin = .lowerLeft
     ) -> CGRect {
         let a = self.origin.toRawImageCoordinates(rawSize, orientation: orientation, origin: origin)
         let b = NormalizedPoint(x: maxX, y: maxY)
@@ -55,7 +55,7 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
     /// `toRawImageCoordinates(_:orientation:origin:)`).
     public init(
         rawImageRect: CGRect, in rawSize: CGSize, orientation: ImageOrientation,
-        origin: CoordinateOrigin = .upperLeft
+        origin: CoordinateOrigin = .lowerLeft
     ) {
         let a = NormalizedPoint(
             rawImagePoint: CGPoint(x: rawImageRect.minX, y: rawImageRect.minY), in: rawSize,

@@ -32,13 +32,16 @@ import VisageGeometry
     func rawCoordinatesFollowOrientation(_ orientation: ImageOrientation) {
         let raw = CGSize(width: 400, height: 300)
         // The upright top-left corner (Vision: x 0, y 1) is where the orientation puts it in the stored buffer.
-        let corner = NormalizedPoint(x: 0, y: 1).toRawImageCoordinates(raw, orientation: orientation)
+        let corner = NormalizedPoint(x: 0, y: 1).toRawImageCoordinates(raw, orientation: orientation, origin: .upperLeft)
         let expected = orientation.rawUnitPoint(fromUpright: 0, 0)
         #expect(corner == CGPoint(x: expected.x * 400, y: expected.y * 300))
+        // By default from the buffer's lower left, as every conversion.
+        let fromBelow = NormalizedPoint(x: 0, y: 1).toRawImageCoordinates(raw, orientation: orientation)
+        #expect(fromBelow == CGPoint(x: expected.x * 400, y: (1 - expected.y) * 300))
 
         let rect = NormalizedRect(x: 0.125, y: 0.25, width: 0.375, height: 0.5)
-        let rawRect = rect.toRawImageCoordinates(raw, orientation: orientation)
-        let back = NormalizedRect(rawImageRect: rawRect, in: raw, orientation: orientation)
+        let rawRect = rect.toRawImageCoordinates(raw, orientation: orientation, origin: .upperLeft)
+        let back = NormalizedRect(rawImageRect: rawRect, in: raw, orientation: orientation, origin: .upperLeft)
         #expect(abs(back.minX - rect.minX) < 1e-12 && abs(back.minY - rect.minY) < 1e-12)
         #expect(abs(back.width - rect.width) < 1e-12 && abs(back.height - rect.height) < 1e-12)
         let area = Double(rawRect.width * rawRect.height) / (400 * 300)

@@ -60,7 +60,7 @@ struct LandmarkRegionTests {
         let frame = FaceFrame(mesh)
         let size = CGSize(width: mesh.imageWidth, height: mesh.imageHeight)
         for region in closed {
-            let loop = region.pointsInImage(imageSize: size).map { frame($0) }
+            let loop = region.pointsInImage(imageSize: size, origin: .upperLeft).map { frame($0) }
             #expect(Set(region.meshIndices).count == region.pointCount, "a loop visits each point once")
             #expect(FaceFrame.signedArea(loop) > 0, "\(region.meshIndices.prefix(3)) runs clockwise on screen")
         }
@@ -72,7 +72,7 @@ struct LandmarkRegionTests {
         let landmarks = try FaceLandmarks2D(mesh: mesh)
         let frame = FaceFrame(mesh)
         let size = CGSize(width: mesh.imageWidth, height: mesh.imageHeight)
-        func points(_ region: FaceLandmarkRegion) -> [SIMD2<Double>] { region.pointsInImage(imageSize: size).map { frame($0) } }
+        func points(_ region: FaceLandmarkRegion) -> [SIMD2<Double>] { region.pointsInImage(imageSize: size, origin: .upperLeft).map { frame($0) } }
         // The frame's x follows the picture's: these photos are upright within 30°.
         #expect(mesh.pixel(263).x > mesh.pixel(33).x)
         let leftEye = points(landmarks.leftEye), rightEye = points(landmarks.rightEye)
@@ -116,9 +116,13 @@ struct LandmarkRegionTests {
             #expect(abs(point.x - (pixel.x / 640 - 0.25) / 0.25) < 1e-9)
             #expect(abs(point.y - ((1 - pixel.y / 480) - 0.5) / 0.25) < 1e-9)
         }
-        let back = landmarks.noseCrest.pointsInImage(imageSize: size)
+        let back = landmarks.noseCrest.pointsInImage(imageSize: size, origin: .upperLeft)
         for (point, index) in zip(back, landmarks.noseCrest.meshIndices) {
             #expect(abs(Double(point.x) - mesh.pixel(index).x) < 1e-6 && abs(Double(point.y) - mesh.pixel(index).y) < 1e-6)
+        }
+        // The default is Vision's: pixels from the lower left.
+        for (point, index) in zip(landmarks.noseCrest.pointsInImage(imageSize: size), landmarks.noseCrest.meshIndices) {
+            #expect(abs(Double(point.x) - mesh.pixel(index).x) < 1e-6 && abs(Double(point.y) - (480 - mesh.pixel(index).y)) < 1e-6)
         }
         // Without a box the mesh's own bounds are used: every point in 0…1.
         let own = try FaceLandmarks2D(mesh: mesh)

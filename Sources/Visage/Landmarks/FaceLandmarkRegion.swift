@@ -36,8 +36,9 @@ public struct FaceLandmarkRegion: Sendable, Hashable {
         }
     }
 
-    /// The points in pixels of the upright picture of `imageSize`, measured from `origin`.
-    public func pointsInImage(imageSize: CGSize, origin: CoordinateOrigin = .upperLeft) -> [CGPoint] {
+    /// The points in pixels of the upright picture of `imageSize`, measured from `origin`: by default the
+    /// lower left, as Vision's `pointsInImage(imageSize:)` and every other conversion in Visage.
+    public func pointsInImage(imageSize: CGSize, origin: CoordinateOrigin = .lowerLeft) -> [CGPoint] {
         points.map { point in
             NormalizedPoint(x: boundingBox.minX + point.x * boundingBox.width, y: boundingBox.minY + point.y * boundingBox.height)
                 .toImageCoordinates(imageSize, origin: origin)
