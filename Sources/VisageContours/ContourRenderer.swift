@@ -33,11 +33,32 @@ public enum ContourRenderer {
         }
         svg += "<path fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(pen(width, height))\" "
             + "stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\""
-        let w = Double(width), h = Double(height)
-        func format(_ value: Double) -> String { String(format: "%.2f", value) }
+        // Points on a grid of 1/4000 of the longer side or finer (0.01 px below 400 px, 0.1 px below
+        // 4000, whole pixels from 4000 on): finer than any screen shows. Each point after the first is a relative move between
+        // grid points (`l dx dy`, exact, so nothing drifts), which halves the text of long outlines.
+        let decimals = max(0, Int((log10(4000 / Double(max(width, height, 1)))).rounded(.up)))
+        let grid = pow(10, Double(decimals))
+        let w = Double(width) * grid, h = Double(height) * grid
+        func format(_ steps: Int) -> String {
+            guard decimals > 0 else { return String(steps) }
+            let sign = steps < 0 ? "-" : "", magnitude = steps.magnitude
+            let whole = magnitude / UInt(grid), fraction = magnitude % UInt(grid)
+            guard fraction > 0 else { return sign + String(whole) }
+            var digits = String(fraction)
+            digits = String(repeating: "0", count: decimals - digits.count) + digits
+            while digits.last == "0" { digits.removeLast() }
+            return sign + String(whole) + "." + digits
+        }
+        func pair(_ x: Int, _ y: Int) -> String {
+            let second = format(y)
+            return format(x) + (second.hasPrefix("-") ? "" : " ") + second
+        }
         for contour in contours {
+            var last = (x: 0, y: 0)
             for (index, point) in contour.points.enumerated() {
-                svg += (index == 0 ? "M" : "L") + format(point.x * w) + " " + format((1 - point.y) * h)
+                let x = Int((point.x * w).rounded()), y = Int(((1 - point.y) * h).rounded())
+                svg += index == 0 ? "M" + pair(x, y) : (index == 1 ? "l" : (x - last.x < 0 ? "" : " ")) + pair(x - last.x, y - last.y)
+                last = (x, y)
             }
             svg += contour.pointCount == 1 ? "h0Z" : "Z"
         }

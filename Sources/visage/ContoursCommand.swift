@@ -31,10 +31,10 @@ struct ContoursCommand: AsyncParsableCommand {
     @OptionGroup(title: "Many images")
     var batch: BatchOptions
 
-    @Option(help: "How strongly to stretch gray values away from the pivot, 0…3.")
+    @Option(parsing: .unconditional, help: "How strongly to stretch gray values away from the pivot, 0…3.")
     var contrastAdjustment: Float = 2
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "The gray value (0…1) the contrast stretches from, or auto to choose it from the histogram (Otsu).",
         valueName: "P|auto"))
     var contrastPivot = "0.5"
@@ -45,7 +45,7 @@ struct ContoursCommand: AsyncParsableCommand {
     @Option(help: "Downscale so the longer side is at most N pixels (at least 64) before tracing.")
     var maxDimension = 512
 
-    @Option(help: "Simplify each contour by Ramer–Douglas–Peucker with this tolerance (normalized units).")
+    @Option(parsing: .unconditional, help: "Simplify each contour by Ramer–Douglas–Peucker with this tolerance (normalized units); with --art, 0.002 by default.")
     var epsilon: Float?
 
     @Flag(help: "Print the contours as JSON.")
@@ -72,7 +72,11 @@ struct ContoursCommand: AsyncParsableCommand {
     @Option(help: "Art: settings per range (1…32); the sweep runs steps × steps requests.")
     var steps = 6
 
-    @Option(help: "Art: contours overlapping with at least this IoU (0 < IoU ≤ 1) count as one.")
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Art: drop contours shorter than this, as a fraction of the image's longer side (0 keeps all).", valueName: "FRACTION"))
+    var minLength = 0.02
+
+    @Option(parsing: .unconditional, help: "Art: contours overlapping with at least this IoU (0 < IoU ≤ 1) count as one.")
     var iou = 0.9
 
     @Option(help: ArgumentHelp(
@@ -143,7 +147,7 @@ struct ContoursCommand: AsyncParsableCommand {
         }
         let art = ContourArt(
             pivotRange: try range(pivotRange, "--pivot-range"), adjustmentRange: try range(adjustRange, "--adjust-range"),
-            steps: steps, iouThreshold: iou, epsilon: epsilon ?? 0.001, detectsDarkOnLight: !lightOnDark,
+            steps: steps, iouThreshold: iou, epsilon: epsilon ?? 0.002, minimumLength: minLength, detectsDarkOnLight: !lightOnDark,
             maximumImageDimension: maxDimension)
         do {
             _ = try art.requests()
@@ -159,7 +163,7 @@ struct ContoursCommand: AsyncParsableCommand {
         let option = [
             "contrastAdjustment": "--contrast-adjustment", "contrastPivot": "--contrast-pivot",
             "maximumImageDimension": "--max-dimension", "steps": "--steps", "iouThreshold": "--iou",
-            "epsilon": "--epsilon",
+            "epsilon": "--epsilon", "minimumLength": "--min-length",
         ][name] ?? name
         let shown = name == "contrastPivot" ? "\(rule.replacingOccurrences(of: "or nil for automatic", with: "or auto"))" : rule
         return "\(option) \(value) \(shown)"

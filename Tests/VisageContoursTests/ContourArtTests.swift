@@ -65,6 +65,20 @@ import VisageImage
         #expect(unique.map(\.normalizedPoints) == reference.map(\.normalizedPoints))
     }
 
+    /// A 60×40 box (perimeter through the pixel centres 196 px, 0.98 of the 200-px longer side) and a
+    /// 2×2 speck (4 px, 0.02): a minimum length of 0.05 drops the speck only; 0 keeps both.
+    @Test func contoursShorterThanTheMinimumLengthAreDropped() throws {
+        let image = try BinaryMask.rectangles(width: 200, height: 100, [(20, 20, 60, 40), (150, 50, 2, 2)]).grayImage()
+        let all = try ContourArt(steps: 1, minimumLength: 0).contours(for: image)
+        let kept = try ContourArt(steps: 1, minimumLength: 0.05).contours(for: image)
+        #expect(all.count == 2)
+        #expect(kept.count == 1)
+        #expect((kept.first?.boundingBox.width ?? 0) > 0.25, "the box, not the speck")
+        #expect(throws: ContoursError.invalidParameter(name: "minimumLength", value: "-1.0", rule: "must be a finite number ≥ 0")) {
+            try ContourArt(minimumLength: -1).requests()
+        }
+    }
+
     @Test func artOfASampleMergesTheSweep() throws {
         let image = try Self.sample("horse.png")
         let art = ContourArt(steps: 4)
@@ -84,8 +98,9 @@ import VisageImage
         let svg = try ContourRenderer.svg(contours, width: 80, height: 60)
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"80\" height=\"60\""))
         #expect(svg.filter { $0 == "M" }.count == 3)
-        // The first contour starts at pixel (5, 5): its centre, scaled ×2 onto the canvas.
-        #expect(svg.contains("d=\"M11.00 11.00L11.00 13.00"))
+        // The first contour starts at pixel (5, 5): its centre, scaled ×2 onto the canvas; then moves
+        // relative to it on a 0.01-px grid (80 px wide).
+        #expect(svg.contains("d=\"M11 11l0 2"))
         let over = try ContourRenderer.svg(contours, width: 40, height: 30, background: try mask.grayImage())
         #expect(over.contains("href=\"data:image/png;base64,"))
     }
