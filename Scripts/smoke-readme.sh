@@ -8,8 +8,9 @@
 #   are ignored); in ```console blocks only the `$ ` lines are. Unlabelled fences (``` alone) are output
 #   and are not run.
 # - Commands run with bash in a scratch folder holding `Samples/` (the repository's) and the stand-ins a
-#   README names for the user's own files: `photos/` and `frames/` (copies of Samples/*.png), `big.jpg`,
-#   `photo.jpg`, `photo.heic` (the astronaut as an iPhone-style HEIC), `clip.y4m` (Scripts/make-sample-clip.py: 1.2 s without a face, then the astronaut).
+#   README names for the user's own files: `photos/` (copies of Samples/*.png), `frames/` (six frames of
+#   one size: astronaut.png), `big.jpg`, `photo.jpg`, `photo.heic` (the astronaut as an iPhone-style
+#   HEIC), `clip.y4m` (Scripts/make-sample-clip.py: 1.2 s without a face, then the astronaut).
 #   Files a command writes stay in that folder.
 # - `swift run [-c release] visage ARGS` runs the CLI built once by this script (debug; --release for a
 #   release build), and `visage` is on PATH. `swift test` and `swift build` lines are not run: CI runs
@@ -35,7 +36,7 @@ trap 'rm -rf "$work"' EXIT
 ln -s "$root/Samples" "$work/Samples"
 mkdir "$work/photos" "$work/frames"
 cp "$root"/Samples/*.png "$work/photos/"
-cp "$root"/Samples/*.png "$work/frames/"
+for i in 0 1 2 3 4 5; do cp "$root/Samples/astronaut.png" "$work/frames/frame$i.png"; done
 cp "$root/Tests/VisageTests/Fixtures/landmarks/astronaut.jpg" "$work/big.jpg"
 cp "$root/Tests/VisageTests/Fixtures/landmarks/astronaut.jpg" "$work/photo.jpg"
 cp "$root/Tests/VisageTests/Fixtures/formats/astronaut.heic" "$work/photo.heic"

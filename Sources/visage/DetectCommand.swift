@@ -52,7 +52,8 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "fast: MediaPipe's short-range detector; accurate: full-range detector with tiles for small faces.")
     var mode: Mode = .fast
 
-    @Option(help: "Smallest face to report, as a fraction of the image width (0…1); in accurate mode also how finely to tile.")
+    // .unconditional: a negative value is read as the value (and refused by range), not as an option.
+    @Option(parsing: .unconditional, help: "Smallest face to report, as a fraction of the image width (0…1); in accurate mode also how finely to tile.")
     var minFaceSize: Double = 0.1
 
     @Flag(help: "Print one JSON object per image (JSON Lines).")
@@ -64,7 +65,7 @@ struct DetectCommand: AsyncParsableCommand {
     @Flag(help: "Add ML Kit's fifteen face contours (JSON: contours).")
     var contours = false
 
-    @Flag(help: "Add smiling and eye-open probabilities and the 52 blendshapes (JSON: smilingProbability, leftEyeOpenProbability, rightEyeOpenProbability, blendshapes).")
+    @Flag(help: "Add smiling and eye-open probabilities and the 51 blendshapes: ARKit's 52 but tongueOut, which MediaPipe's model lacks (JSON: smilingProbability, leftEyeOpenProbability, rightEyeOpenProbability, blendshapes).")
     var classify = false
 
     @Flag(help: "Add the capture quality, 0…1 (JSON: captureQuality).")
@@ -99,7 +100,7 @@ struct DetectCommand: AsyncParsableCommand {
             throw ValidationError("--stages needs --benchmark N and fast mode")
         }
         guard minFaceSize.isFinite, (0...1).contains(minFaceSize) else {
-            throw ValidationError("--min-face-size \(minFaceSize) must be a fraction of the image width in 0…1")
+            throw ValidationError("--min-face-size \(minFaceSize) is out of range: it must be a fraction of the image width in 0…1")
         }
         if let annotate, !["png", "svg"].contains((annotate as NSString).pathExtension.lowercased()) {
             throw ValidationError("--annotate \(annotate) must end in .png or .svg")
@@ -202,7 +203,7 @@ struct DetectCommand: AsyncParsableCommand {
         }
         let format = { (value: Double) in String(format: "%.3f", value) }
         let stage = extras.needsMesh ? "detect and mesh" : "detect"
-        var text = "\(name): \(faces) faces; \(stage) \(format(detect.wall)) ms (CPU \(format(detect.cpu))), "
+        var text = "\(name): \(faces == 1 ? "1 face" : "\(faces) faces"); \(stage) \(format(detect.wall)) ms (CPU \(format(detect.cpu))), "
             + "decode and \(stage) \(format(decodeAndDetect.wall)) ms (CPU \(format(decodeAndDetect.cpu))), "
             + "full decode alone \(format(fullDecode.wall)) ms; medians of \(runs)\n"
         for entry in timing.stages ?? [] {

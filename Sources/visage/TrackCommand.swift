@@ -15,7 +15,7 @@ struct TrackCommand: AsyncParsableCommand {
               1.000 s  blink both (face 1)
               2.667 s  blink left (face 1)
               2.700 s  blink right (face 1)
-              $ visage track clip.mp4 --json | head -1
+              $ visage track clip.mp4 --json --debounce 0 | head -1
               {"faces":[{"eyeBlinkLeft":0.037,…,"trackingID":1}],"frame":0,"time":0}
               $ ffmpeg -i a.mp4 -f yuv4mpegpipe - | visage track - --events-only
               $ visage track /dev/video0 --input-format v4l2 --realtime --events-only
@@ -24,16 +24,16 @@ struct TrackCommand: AsyncParsableCommand {
     @Argument(help: "A folder of images, a .y4m file, - for standard input (y4m, or raw RGB24 with --size), or an ffmpeg input.")
     var input: String
 
-    @Option(help: "Most faces tracked at once (1…16).")
+    @Option(parsing: .unconditional, help: "Most faces tracked at once (1…16).")
     var maxFaces = 1
 
-    @Option(help: ArgumentHelp("Run the detector at least every N frames even when all faces are tracked; 0 never.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run the detector at least every N frames even when all faces are tracked; 0 never.", valueName: "N"))
     var detectEvery = 30
 
-    @Option(help: ArgumentHelp("How long presence or absence must last before faceDetected/noFaceDetected.", valueName: "SECONDS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long presence or absence must last before faceDetected/noFaceDetected.", valueName: "SECONDS"))
     var debounce = 1.0
 
-    @Option(help: ArgumentHelp("Blink coefficient at which an eye counts as closed (0…1).", valueName: "T"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Blink coefficient at which an eye counts as closed (0…1).", valueName: "T"))
     var blinkThreshold: Float = 0.5
 
     @Flag(help: "The frames are mirrored (front camera): swap left and right so events name the subject's own eye.")
@@ -54,7 +54,7 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Frame size of raw RGB24 on standard input (-); forces ffmpeg's output size.", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Frames per second for folders and -, default 30; forces ffmpeg's rate.", valueName: "RATE"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second for folders and -, default 30; forces ffmpeg's rate.", valueName: "RATE"))
     var fps: Double?
 
     @Option(help: ArgumentHelp("ffmpeg input format for cameras and devices (ffmpeg's -f before -i).", valueName: "FORMAT"))
@@ -76,9 +76,7 @@ struct TrackCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var source = try VideoInput.open(
-            input, width: frameSize?.width, height: frameSize?.height, frameRate: fps,
-            inputArguments: inputFormat.map { ["-f", $0] } ?? [])
+        var source = try openSource()
         if realtime { source = RealTimeFrameSource(source, paced: true) }
         DebugBuildWarning.warn(about: "video")
         let tracker = try FaceTracker(options: .init(
@@ -123,6 +121,29 @@ struct TrackCommand: AsyncParsableCommand {
             frames, handler.detectorRunCount, frames > 0 ? 100 * Double(handler.detectorRunCount) / Double(frames) : 0,
             source.droppedFrameCount, skipped, frames > 0 ? milliseconds / Double(frames) : 0,
             frames > 0 ? cpuMilliseconds / Double(frames) : 0), prefix: "")
+        if skipped > 0 {
+            // As `detect` with a file it cannot read: the rest is processed, and the status says not all was.
+            warn("\(skipped) of \(frames + skipped) frames could not be read", prefix: "visage: ")
+            throw ExitCode(1)
+        }
+    }
+
+    private func openSource() throws -> any FrameSource {
+        do {
+            return try VideoInput.open(
+                input, width: frameSize?.width, height: frameSize?.height, frameRate: fps,
+                inputArguments: inputFormat.map { ["-f", $0] } ?? [])
+        } catch {
+            // Without --size, standard input is read as y4m; a stream that is not is most likely raw frames.
+            if input == "-", size == nil, case .corrupt(let format, let reason) = error, format == "YUV4MPEG2" {
+                throw ValidationError(Self.notY4MOnStandardInput(reason))
+            }
+            throw error
+        }
+    }
+
+    static func notY4MOnStandardInput(_ reason: String) -> String {
+        "standard input is not a YUV4MPEG2 stream (\(reason)); for raw RGB24 frames give their size with --size WIDTHxHEIGHT"
     }
 
     private func report(_ update: FaceTrackingUpdate) throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VisageNN
 
 @main
 struct VisageCommand: AsyncParsableCommand {
@@ -12,6 +13,9 @@ struct VisageCommand: AsyncParsableCommand {
     /// Parses and runs with Visage's exit codes: usage errors exit 2 (swift-argument-parser's own
     /// default is 64), processing errors 1.
     static func main() async {
+        if let problem = KernelISA.requestProblem(ProcessInfo.processInfo.environment["VISAGE_KERNELS"]) {
+            FileHandle.standardError.write(Data("warning: \(problem)\n".utf8))
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -17,9 +17,11 @@ struct CLIRunner {
         Bundle.main.bundleURL.appendingPathComponent("visage")
     }
 
-    /// Runs `visage` (or a copy of it at `program`) with `environment`, or this process's when nil.
+    /// Runs `visage` (or a copy of it at `program`) with `environment`, or this process's when nil, and
+    /// `input` (at most 64 KB, what a pipe holds) on standard input when given.
     static func run(
-        _ arguments: [String], in directory: URL = packageRoot, program: URL = executable, environment: [String: String]? = nil
+        _ arguments: [String], in directory: URL = packageRoot, program: URL = executable, environment: [String: String]? = nil,
+        input: Data? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = program
@@ -29,7 +31,13 @@ struct CLIRunner {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let stdin = input.map { _ in Pipe() }
+        if let stdin { process.standardInput = stdin }
         try process.run()
+        if let stdin, let input {
+            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.close()
+        }
         // Read before waiting, so a large output cannot fill the pipe and block the child.
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()

@@ -162,7 +162,7 @@ struct DetectCommandTests {
         let unknown = try CLIRunner.run(["detect", "--frobnicate", "Samples/astronaut.png"])
         #expect(unknown.status == 2)
         let badSize = try CLIRunner.run(["detect", "--min-face-size", "2", "Samples/astronaut.png"])
-        #expect(badSize.status == 2 && badSize.stderr.contains("--min-face-size 2.0 must be a fraction of the image width in 0…1"))
+        #expect(badSize.status == 2 && badSize.stderr.contains("--min-face-size 2.0 is out of range: it must be a fraction of the image width in 0…1"))
         let badAnnotation = try CLIRunner.run(["detect", "--annotate", "out.gif", "Samples/astronaut.png"])
         #expect(badAnnotation.status == 2 && badAnnotation.stderr.contains("must end in .png or .svg"))
         let help = try CLIRunner.run(["detect", "--help"])

@@ -1,5 +1,6 @@
-/// The 52 coefficients of MediaPipe's blendshape model for one face: ARKit's expression coefficients,
-/// each 0 (at rest) … 1 (fully expressed), plus the model's `_neutral` score.
+/// The 52 outputs of MediaPipe's blendshape model for one face: 51 of ARKit's 52 expression
+/// coefficients (all but `tongueOut`, which the model lacks), each 0 (at rest) … 1 (fully expressed),
+/// plus the model's `_neutral` score.
 ///
 /// Left and right are the subject's (see ``Blendshape``).
 public struct FaceBlendshapes: Sendable, Hashable {

@@ -30,6 +30,22 @@ package enum KernelISA: String, CaseIterable, Sendable {
         return KernelISA(chosen)
     }
 
+    /// Why `request` (the value of `VISAGE_KERNELS`) is not the set that runs, for a front end to
+    /// print; nil when it is, or when nothing was requested. A typo must not pass unnoticed as the
+    /// default set.
+    package static func requestProblem(_ request: String?) -> String? {
+        guard let request else { return nil }
+        let chosen = select(request: request)
+        guard let named = KernelISA(rawValue: request) else {
+            let names = allCases.map(\.rawValue).joined(separator: ", ")
+            return "VISAGE_KERNELS=\(request) names no kernel set (\(names)); using \(chosen.rawValue)"
+        }
+        guard named.isAvailable else {
+            return "VISAGE_KERNELS=\(request): this CPU cannot run the \(request) kernels; using \(chosen.rawValue)"
+        }
+        return nil
+    }
+
     package var isAvailable: Bool { visage_isa_is_available(cValue) != 0 }
 
     var cValue: visage_isa {
