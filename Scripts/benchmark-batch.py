@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Throughput over many images: `visage detect --jobs N` against MediaPipe's FaceDetector in a Python
+multiprocessing pool of N workers, same machine, same run, decoding included for both (cv2.imread there).
+
+Makes two collections with Pillow (not committed): COUNT_SMALL JPEGs of 640×480 and COUNT_LARGE JPEGs
+of 4000×3000 (12 MP), from the samples and face fixtures. For each collection and N in 1, 2 it reports
+images/s (wall clock, from process start to the last result, model loading included) and the peak RSS
+of the process (visage: its one process; MediaPipe: the largest worker and the pool's sum).
+
+    python3 -m venv .venv && .venv/bin/pip install mediapipe==0.10.21 opencv-python-headless Pillow
+    swift build -c release --product visage
+    .venv/bin/python Scripts/benchmark-batch.py [--small 1000] [--large 100] [--rounds 1]
+"""
+import argparse
+import json
+import multiprocessing
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODEL = os.path.join(ROOT, "Models", "face_detection_short_range.tflite")
+SOURCES = [os.path.join(ROOT, "Samples", "astronaut.png"),
+           os.path.join(ROOT, "Tests", "VisageTests", "Fixtures", "one-face.jpg"),
+           os.path.join(ROOT, "Tests", "VisageTests", "Fixtures", "two-faces.png"),
+           os.path.join(ROOT, "Tests", "VisageTests", "Fixtures", "no-face.png")]
+
+
+def make_collection(folder, count, size):
+    """`count` JPEGs of `size`, cycling through the sources, each a little different (a shifted crop)."""
+    from PIL import Image
+    os.makedirs(folder, exist_ok=True)
+    bases = [Image.open(p).convert("RGB") for p in SOURCES]
+    paths = []
+    for i in range(count):
+        base = bases[i % len(bases)]
+        shift = (i // len(bases)) % 16
+        w, h = base.size
+        crop = base.crop((shift, shift, w - 16 + shift, h - 16 + shift)).resize(size, Image.BILINEAR)
+        path = os.path.join(folder, f"img-{i:05d}.jpg")
+        crop.save(path, quality=90)
+        paths.append(path)
+    return paths
+
+
+# Runs a command and reports its output's line count and its peak RSS alone: RUSAGE_CHILDREN of a fresh
+# process covers only that command, not the other runs of this script.
+_MEASURE = """
+import json, resource, subprocess, sys
+out = subprocess.run(sys.argv[1:], check=True, capture_output=True).stdout
+print(json.dumps({"records": out.count(b"\\n"), "peak": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+"""
+
+
+def run_visage(visage, listing, jobs):
+    """(seconds, records, peak RSS in MB) of one `visage detect` process over the list."""
+    start = time.perf_counter()
+    child = subprocess.run([sys.executable, "-c", _MEASURE, visage, "detect", "--json", "--files-from", listing,
+                            "--jobs", str(jobs)], check=True, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    result = json.loads(child.stdout)
+    return seconds, result["records"], result["peak"]
+
+
+_detector = None
+
+
+def _init_worker():
+    global _detector
+    from mediapipe.tasks import python as mp_tasks
+    from mediapipe.tasks.python import vision
+    _detector = vision.FaceDetector.create_from_options(
+        vision.FaceDetectorOptions(base_options=mp_tasks.BaseOptions(model_asset_path=MODEL)))
+
+
+def _detect(path):
+    import cv2
+    import mediapipe as mp
+    bgr = cv2.imread(path)
+    rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+    faces = _detector.detect(mp.Image(image_format=mp.ImageFormat.SRGB, data=rgb)).detections
+    return len(faces), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def mediapipe_main(listing, jobs):
+    """Runs in a process of its own, so its rusage covers only this pool."""
+    paths = open(listing).read().splitlines()
+    start = time.perf_counter()
+    with multiprocessing.Pool(jobs, initializer=_init_worker) as pool:
+        results = pool.map(_detect, paths, chunksize=4)
+    seconds = time.perf_counter() - start
+    print(json.dumps({"seconds": seconds, "records": len(results), "workerPeak": max(r[1] for r in results)}))
+
+
+def run_mediapipe(listing, jobs):
+    child = subprocess.run([sys.executable, os.path.abspath(__file__), "--mediapipe", listing, "--jobs", str(jobs)],
+                           check=True, capture_output=True, text=True)
+    result = json.loads(child.stdout.strip().splitlines()[-1])
+    return result["seconds"], result["records"], result["workerPeak"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--small", type=int, default=1000, help="640×480 JPEGs")
+    parser.add_argument("--large", type=int, default=100, help="12 MP JPEGs")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each configuration; the fastest is kept")
+    parser.add_argument("--visage", default=os.path.join(ROOT, ".build", "release", "visage"))
+    parser.add_argument("--work", help="folder for the collections (default: a temporary one)")
+    parser.add_argument("--mediapipe", help=argparse.SUPPRESS)
+    parser.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.mediapipe:
+        mediapipe_main(args.mediapipe, args.jobs)
+        return
+    work = args.work or tempfile.mkdtemp(prefix="visage-bench-")
+    print(f"nproc {os.cpu_count()}, load average {os.getloadavg()[0]:.1f} (a shared machine inflates wall time)")
+    for label, count, size in (("640×480", args.small, (640, 480)), ("12 MP", args.large, (4000, 3000))):
+        if count == 0:
+            continue
+        folder = os.path.join(work, f"{size[0]}x{size[1]}")
+        listing = folder + ".txt"
+        if not os.path.exists(listing) or len(open(listing).read().splitlines()) != count:
+            paths = make_collection(folder, count, size)
+            with open(listing, "w") as f:
+                f.write("".join(p + "\n" for p in paths))
+        rates = {}
+        for jobs in (1, 2):
+            for name, runner in (("visage", lambda: run_visage(args.visage, listing, jobs)),
+                                 ("MediaPipe", lambda: run_mediapipe(listing, jobs))):
+                best = None
+                for _ in range(args.rounds):
+                    seconds, records, peak = runner()
+                    assert records == count, f"{name}: {records} of {count} records"
+                    best = (seconds, peak) if best is None or seconds < best[0] else best
+                rates[name, jobs] = count / best[0]
+                print(f"{label} ×{count}, {jobs} job{'s' if jobs > 1 else ''}: {name:9} {rates[name, jobs]:7.1f} images/s, "
+                      f"peak RSS {best[1]:.0f} MB{' per worker' if name == 'MediaPipe' else ''}")
+        for jobs in (1, 2):
+            print(f"{label}, {jobs} jobs: visage / MediaPipe = {rates['visage', jobs] / rates['MediaPipe', jobs]:.2f}×")
+        print(f"{label}: visage 1 → 2 jobs = {rates['visage', 2] / rates['visage', 1]:.2f}×, "
+              f"MediaPipe {rates['MediaPipe', 2] / rates['MediaPipe', 1]:.2f}×")
+
+
+if __name__ == "__main__":
+    main()
