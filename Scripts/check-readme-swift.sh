@@ -4,8 +4,10 @@
 # the code fails here.
 #
 # Rules for writing Swift blocks (ARCHITECTURE.md, "Documentation is tested"):
-# - A user writes only `import Visage`: a block compiles with that alone. Other `import` lines in a block
-#   are allowed (they are moved to the top of the file, and every library product is a dependency).
+# - A user writes only `import Visage`: a block compiles with that alone. A block that writes imports of
+#   its own (an iOS port: `#if canImport(Vision) … #else import VisageVision #endif`) is compiled in a
+#   file of its own with exactly those imports (every library product is a dependency), so its names
+#   cannot clash with Visage's.
 # - The blocks of one document are read in order, as a reader reads them: each block is compiled inside
 #   the scope of the ones above it, so it may use their names (`image`, `faces`) and may shadow them.
 #   They sit in one `async throws` function, so `try` and `await` need no ceremony. Nothing is run.
@@ -40,9 +42,7 @@ let package = Package(
     targets: [.target(name: "ReadmeExamples", dependencies: [$dependencies])]
 )
 EOF
-python3 "$root/Scripts/readme_blocks.py" swift "$root" "$client/Sources/ReadmeExamples"
-count=$(cat "$client"/Sources/ReadmeExamples/*.swift | grep -c '^ *\(do { \)\?// .*:[0-9]*$' || true)
-echo "check-readme-swift: $count Swift blocks from $(ls "$client/Sources/ReadmeExamples" | wc -l) documents"
+python3 "$root/Scripts/readme_blocks.py" swift "$root" "$client/Sources/ReadmeExamples" | sed 's/^/check-readme-swift: /'
 
 if ! swift build --package-path "$client" --scratch-path "$scratch" --target ReadmeExamples 2> "$client/errors.txt" > "$client/build.txt"; then
     cat "$client/build.txt" "$client/errors.txt" >&2

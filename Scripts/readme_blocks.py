@@ -12,6 +12,9 @@ Markers are HTML comments (invisible on GitHub and in DocC) on the lines right b
     <!-- readme-check: skip: REASON -->     the block is neither compiled nor run; REASON is printed
     <!-- readme-check: setup: CODE -->      Swift CODE runs before the block, in its scope (may span lines)
     <!-- readme-check: file-scope -->       the Swift block goes at file scope (extensions, @main-free types)
+A Swift block that writes imports of its own (other than `import Visage`: an iOS port's
+`#if canImport(Vision) … #else import VisageVision #endif`) is compiled in a file of its own, with exactly
+those imports, so its names cannot clash with Visage's in the document's other blocks.
 """
 import glob
 import os
@@ -59,16 +62,41 @@ def blocks(root, name):
     return result
 
 
+IMPORT = re.compile(r"^\s*(@_exported\s+|@testable\s+|@preconcurrency\s+)?import\s+\w+")
+DIRECTIVE = re.compile(r"^\s*#(if|elseif|else|endif)\b")
+
+
+def own_file(name, line, code, markers):
+    """A block that writes its own imports, as a file of its own: the imports (and the #if lines around
+    them) on top, exactly as written, then the rest in an async throwing function; a block that
+    declares an extension stays at file scope."""
+    head, rest = [], list(code)
+    while rest and (IMPORT.match(rest[0]) or DIRECTIVE.match(rest[0]) or not rest[0].strip()
+                    or rest[0].strip().startswith("//")):
+        head.append(rest.pop(0))
+    setup = [l for kind, text in markers if kind == "setup" for l in text.split("\n")]
+    where = f"// {name}:{line}, its own file: it writes its own imports"
+    if any(re.match(r"^(public\s+)?extension\s", l) for l in rest):
+        return "\n".join(head + ["", where] + setup + rest) + "\n"
+    slug = re.sub(r"\W+", "_", name).strip("_") + f"_{line}"
+    body = ["    " + l if l.strip() else "" for l in setup + rest]
+    return "\n".join(head + ["", where, f"func example_{slug}() async throws {{"] + body + ["}"]) + "\n"
+
+
 def swift_file(root, name):
     """One Swift file for a document: its blocks in order, each nested in the scope of the ones before,
-    inside one async throwing function; imports hoisted to the top."""
-    imports, file_scope, body, depth, skipped = {"import Visage"}, [], [], 0, []
+    inside one async throwing function; imports hoisted to the top. Blocks that write imports of their
+    own (other than `import Visage`) come back apart, as (line, text) files of their own."""
+    imports, file_scope, body, depth, skipped, separate = {"import Visage"}, [], [], 0, [], []
     for language, line, code, markers in blocks(root, name):
         if language != "swift":
             continue
         kinds = dict(markers)
         if "skip" in kinds:
             skipped.append(f"{name}:{line}: {kinds['skip'] or 'no reason given'}")
+            continue
+        if any(IMPORT.match(l) and l.split()[-1] != "Visage" for l in code):
+            separate.append((line, own_file(name, line, code, markers)))
             continue
         kept = []
         for text in code:
@@ -93,7 +121,7 @@ def swift_file(root, name):
     text = "\n".join(sorted(imports)) + "\n\n" + "\n".join(file_scope) + "\n"
     text += f"// Never called: the blocks only have to compile.\nfunc example_{slug}() async throws {{\n"
     text += "\n".join(body) + "\n}\n"
-    return slug, text, skipped
+    return slug, text, skipped, separate
 
 
 def shell_commands(root, name):
@@ -123,12 +151,19 @@ def main():
     if mode == "swift":
         out = sys.argv[3]
         os.makedirs(out, exist_ok=True)
+        compiled = skipped_count = 0
         for name in documents(root):
-            slug, text, skipped = swift_file(root, name)
+            slug, text, skipped, separate = swift_file(root, name)
+            compiled += text.count(f"// {name}:") + len(separate)
+            skipped_count += len(skipped)
             with open(os.path.join(out, f"{slug}.swift"), "w", encoding="utf-8") as f:
                 f.write(text)
+            for line, own in separate:
+                with open(os.path.join(out, f"{slug}_{line}.swift"), "w", encoding="utf-8") as f:
+                    f.write(own)
             for line in skipped:
                 print(f"skipped {line}")
+        print(f"{compiled} Swift blocks to compile from {len(documents(root))} documents, {skipped_count} skipped")
     elif mode == "shell":
         for name in documents(root):
             for command in shell_commands(root, name):
