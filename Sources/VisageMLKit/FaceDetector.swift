@@ -35,7 +35,7 @@ public final class FaceDetector: @unchecked Sendable {
 
     private let settings: Settings
     private let lock = NSLock()
-    private var associator = TrackAssociator(maximumGap: 15.5 / 30)
+    private var associator = TrackAssociator(maximumGap: 16.5 / 30)
     private var callCount = 0
     private let queue = DispatchQueue(label: "FaceDetector.process")
 

@@ -125,16 +125,25 @@ struct MLKitSnippetTests {
         #expect(alone[0].rotX == nil && alone[0].rotY == nil && alone[0].rotZ == nil && alone[0].trackingId == nil)
     }
 
-    /// Tracking IDs follow a face from call to call; another face elsewhere gets another ID.
+    /// Tracking IDs follow a face from call to call, through up to 15 calls without it; a face gone
+    /// longer, or another face elsewhere, gets a new ID.
     @Test func trackingIDsAcrossCalls() throws {
         let guide = GuideFaceDetection(accurate: false, landmarks: false, contours: false, classification: false, tracking: true)
         let astronaut = GuideFaceDetection.visionImage(try Self.uiImage(Self.sample("astronaut.png")))
-        let first = try #require(guide.detectSynchronously(in: astronaut)?.first?.trackingId)
-        let second = try #require(guide.detectSynchronously(in: astronaut)?.first?.trackingId)
-        #expect(first == second)
-        let other = GuideFaceDetection.visionImage(try Self.uiImage(Self.twoFaces))
-        let ids = try #require(guide.detectSynchronously(in: other)).compactMap(\.trackingId)
-        #expect(ids.count == 2 && Set(ids).count == 2)
+        let empty = GuideFaceDetection.visionImage(UIImage(cgImage: CGImage(visageImage: try Image(
+            width: 64, height: 64, pixelFormat: .rgb8, pixels: [UInt8](repeating: 118, count: 64 * 64 * 3)))))
+        func astronautID() throws -> Int { try #require(guide.detectSynchronously(in: astronaut)?.first?.trackingId) }
+        func absent(_ calls: Int) { for _ in 0..<calls { #expect(guide.detectSynchronously(in: empty) == []) } }
+        let first = try astronautID()
+        #expect(try astronautID() == first)
+        absent(15)
+        #expect(try astronautID() == first, "missing for 15 calls")
+        absent(16)
+        let returned = try astronautID()
+        #expect(returned != first, "missing for 16 calls")
+        let others = try #require(guide.detectSynchronously(in: GuideFaceDetection.visionImage(try Self.uiImage(Self.twoFaces))))
+            .compactMap(\.trackingId)
+        #expect(others.count == 2 && Set(others + [first, returned]).count == 4)
         // An untracking detector reports no IDs.
         let plain = GuideFaceDetection(accurate: false, landmarks: false, contours: false, classification: false)
         #expect(plain.detectSynchronously(in: astronaut)?.first?.trackingId == nil)
