@@ -87,7 +87,8 @@ open class ARSession: @unchecked Sendable {
             deliver(generation) { session, delegate in delegate.session(session, didRemove: removed) }
         }
         guard let face = configuration as? ARFaceTrackingConfiguration else {
-            fail(generation, ARError(.unsupportedConfiguration, reason: "only ARFaceTrackingConfiguration runs on Linux, not \(type(of: configuration))"))
+            fail(generation, ARError(.unsupportedConfiguration, reason: "only ARFaceTrackingConfiguration runs on Linux, not \(type(of: configuration))",
+                visageCode: "invalid_parameter"))
             return
         }
         let settings = Settings(face)
@@ -95,7 +96,8 @@ open class ARSession: @unchecked Sendable {
         guard (1...maximum).contains(settings.maximumFaces) else {
             fail(generation, ARError(
                 .unsupportedConfiguration,
-                reason: "maximumNumberOfTrackedFaces is \(settings.maximumFaces); it must be in 1…\(maximum)"))
+                reason: "maximumNumberOfTrackedFaces is \(settings.maximumFaces); it must be in 1…\(maximum)",
+                visageCode: "invalid_parameter"))
             return
         }
         let thread = Thread { [self] in work(settings, generation: generation) }
@@ -132,10 +134,10 @@ open class ARSession: @unchecked Sendable {
         do {
             geometry = try FaceAnchorGeometry.shared.get()
             do { source = try VideoSourceOpener.open(settings.input) } catch {
-                throw ARError(.sensorUnavailable, reason: "the video input \(settings.input) cannot be opened: \(error)")
+                throw ARError(.sensorUnavailable, reason: "the video input \(settings.input) cannot be opened: \(error)", underlying: error)
             }
             do { handler = try SequenceRequestHandler(options: .init(maximumFaces: settings.maximumFaces)) } catch {
-                throw ARError(.sensorFailed, reason: "the face models cannot be loaded: \(error)")
+                throw ARError(.sensorFailed, reason: "the face models cannot be loaded: \(error)", underlying: error)
             }
         } catch {
             fail(generation, error as? ARError ?? ARError(.sensorFailed, reason: "\(error)"))
@@ -145,7 +147,7 @@ open class ARSession: @unchecked Sendable {
             do {
                 let next: VideoFrame?
                 do { next = try source.nextFrame() } catch {
-                    throw ARError(.sensorFailed, reason: "the video input \(settings.input) failed: \(error)")
+                    throw ARError(.sensorFailed, reason: "the video input \(settings.input) failed: \(error)", underlying: error)
                 }
                 guard var frame = next else {
                     stop(generation) { session, delegate in delegate.sessionWasInterrupted(session) }
@@ -154,7 +156,7 @@ open class ARSession: @unchecked Sendable {
                 if settings.mirrored { frame.image = frame.image.withOrientation(.upMirrored) }
                 let faces: [TrackedFace]
                 do { faces = try handler.perform(on: frame.image, time: frame.time) } catch {
-                    throw ARError(.sensorFailed, reason: "face tracking failed on frame \(frame.index): \(error)")
+                    throw ARError(.sensorFailed, reason: "face tracking failed on frame \(frame.index): \(error)", underlying: error)
                 }
                 publish(faces, time: frame.time, geometry: geometry, generation: generation)
             } catch {

@@ -51,7 +51,7 @@ package struct FaceAnchorGeometry: Sendable {
             let metadata = try FaceGeometryMetadata(data: BundledModel.faceGeometry.load())
             return .success(FaceAnchorGeometry(canonicalVertices: metadata.canonicalVertices))
         } catch {
-            return .failure(ARError(.sensorFailed, reason: "the canonical face model cannot be loaded: \(error)"))
+            return .failure(ARError(.sensorFailed, reason: "the canonical face model cannot be loaded: \(error)", underlying: error))
         }
     }()
 

@@ -139,6 +139,8 @@ struct FaceSessionTests {
         #expect(recorder.error?.code == .sensorUnavailable)
         #expect(recorder.error?.reason.contains("/nonexistent/clip.y4m") == true)
         #expect(recorder.frames.isEmpty)
+        #expect(recorder.error?.visageCode == ErrorRecord(VideoError.unreadable(path: "x", reason: "y")).code.rawValue)
+        #expect((recorder.error as NSError?)?.userInfo["VisageErrorCode"] as? String == recorder.error?.visageCode)
     }
 
     @Test func unsupportedConfigurationsFail() throws {
@@ -150,6 +152,7 @@ struct FaceSessionTests {
             try #require(recorder.wait(seconds: 60))
             #expect(recorder.error?.code == .unsupportedConfiguration)
             #expect((recorder.error as NSError?)?.code == 100)
+            #expect(recorder.error?.visageCode == "invalid_parameter")
         }
     }
 
