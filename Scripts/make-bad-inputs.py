@@ -381,6 +381,10 @@ def model_corpus():
     add("model-tensor-index-out-of-range.tflite", g.serialize([x], [y]), "model", "model_invalid",
         "an operator input index past the tensor list")
 
+    # Fuzzing finding (FUZZING.md): a model whose subgraph lists no inputs loads and runs.
+    add("model-no-inputs.tflite", (ROOT / "Fuzz/Seeds/tflite/finding-no-inputs.tflite").read_bytes(), "model", "ok",
+        "found by Scripts/fuzz.sh tflite: a subgraph with an empty input list (the harness trapped on withInput(0))")
+
     g = Graph()
     x = g.tensor((1, 4))
     y = g.op("HARD_SWISH", [x], (1, 4))

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Sanitizer runs: Scripts/sanitize.sh [address|undefined|thread|all] [extra swift test arguments…]
+#
+#   address    the whole test suite under AddressSanitizer (leaks included), debug build
+#   undefined  the C kernels' and decoders' tests under UndefinedBehaviorSanitizer (CVisageKernels' SIMD
+#              kernels, the warp kernels, the JPEG/PNG shims through the image tests)
+#   thread     the service's tests under ThreadSanitizer (once Sources/VisageService exists)
+#   all        the three in turn (default)
+#
+# Each sanitizer builds into its own scratch path (.build-asan, .build-ubsan, .build-tsan) so the normal
+# build is untouched. Run it after any change to Sources/CVisageKernels, Sources/CJPEG, Sources/CPNG,
+# Sources/CImageCodecs or a decoder; record findings in FUZZING.md. Expect 10–30 minutes per
+# sanitizer on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+which=${1:-all}
+shift || true
+
+run_address() {
+    ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 swift test --sanitize=address --scratch-path .build-asan "$@"
+}
+run_undefined() {
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 swift test --sanitize=undefined --scratch-path .build-ubsan \
+        --filter 'KernelTests|WarpAffineTests|DecodingTests|BadInputTests|MutationTests|OperatorTests|FusionTests' "$@"
+}
+run_thread() {
+    if [[ ! -d Sources/VisageService ]]; then
+        echo "sanitize.sh: no Sources/VisageService yet; skipping ThreadSanitizer" >&2
+        return 0
+    fi
+    TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --filter 'VisageServiceTests' "$@"
+}
+
+case $which in
+    address) run_address "$@" ;;
+    undefined) run_undefined "$@" ;;
+    thread) run_thread "$@" ;;
+    all) run_address "$@"; run_undefined "$@"; run_thread "$@" ;;
+    *) echo "usage: Scripts/sanitize.sh [address|undefined|thread|all] [swift test arguments]" >&2; exit 2 ;;
+esac
