@@ -33,6 +33,12 @@ public struct ModelError: Error, Equatable, Sendable, CustomStringConvertible {
         ModelError(.unsupportedOperator, "unsupported operator \(name)")
     }
 
+    /// The model uses operators or tensor types Visage does not run: every one, with its count
+    /// (``ModelSupport``), found before anything is planned or run.
+    public static func unsupportedModel(_ support: ModelSupport) -> ModelError {
+        ModelError(.unsupportedOperator, "unsupported model: \(support)")
+    }
+
     /// Operator `operator` is supported, but not with this option or tensor type.
     public static func unsupportedOption(operator name: String, reason: String) -> ModelError {
         ModelError(.unsupportedOption, "unsupported option in \(name): \(reason)")

@@ -52,6 +52,12 @@ public struct ErrorRecord: Codable, Sendable, Equatable, Error, CustomStringConv
             case .unsupportedOperator, .unsupportedOption: .modelUnsupported
             case .unknownTensor: .invalidParameter
             }
+        case let error as CustomModelError:
+            switch error {
+            case .unreadable: .unreadableFile
+            case .unsupportedInput: .modelUnsupported
+            case .inputSizeMismatch, .invalidParameter: .invalidParameter
+            }
         case is ModelFileError: .modelMissing
         case is BlendshapeError, is CaptureQualityError, is FaceGeometryError, is LandmarkError: .processingFailed
         case is CancellationError: .deadlineExceeded
