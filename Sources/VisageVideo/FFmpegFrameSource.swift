@@ -1,6 +1,14 @@
 import Foundation
 import VisageImage
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Any video file, stream or camera that ffmpeg reads, decoded by an `ffmpeg` subprocess into RGB24,
 /// every source frame once, at its own presentation time.
 ///
@@ -30,6 +38,7 @@ public final class FFmpegFrameSource: FrameSource {
     public let frameRate: Double
     private let input: String
     private let process: Process
+    private let output: Pipe
     private let log: FFmpegLog
     private let frames: RawRGBFrameSource
     private var finished = false
@@ -67,7 +76,8 @@ public final class FFmpegFrameSource: FrameSource {
         process = Process()
         process.executableURL = ffmpeg.executable
         process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
+        output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
@@ -78,12 +88,22 @@ public final class FFmpegFrameSource: FrameSource {
             width: outputWidth, height: outputHeight, frameRate: rate!)
     }
 
+    /// Stops ffmpeg when the frames are no longer wanted, without waiting for the end of the input.
     deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        guard process.isRunning else { return }
+        // ffmpeg acts on SIGTERM only between writes, and a full pipe nobody reads would block its write
+        // forever: closing our end makes that write fail (ffmpeg ignores SIGPIPE), and it exits.
+        try? output.fileHandleForReading.close()
+        process.terminate()
+        // A device read can block it as well: two seconds, then SIGKILL.
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
+
+    /// The ffmpeg subprocess's id, while it runs.
+    package var processIdentifier: Int32 { process.processIdentifier }
 
     /// The next frame, with the source's frame number and presentation time; nil when ffmpeg has
     /// finished cleanly.

@@ -37,9 +37,12 @@ package final class FFmpegLog: @unchecked Sendable {  // All state is guarded by
     private var lines: [String] = []
     private var ended = false
 
-    /// Starts reading `descriptor` until the writer closes it; the descriptor is not closed here.
+    /// Starts reading `descriptor` until the writer closes it. The reader works on its own duplicate of
+    /// the descriptor, so the caller may close `descriptor` at any time.
     package init(descriptor: Int32) {
+        let descriptor = dup(descriptor)
         Thread.detachNewThread { [self] in
+            defer { if descriptor >= 0 { close(descriptor) } }
             var parser = Parser()
             var line: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 1 << 14)

@@ -35,6 +35,21 @@ struct TrackVideoFileTests {
         #expect(result.stderr.contains("\(probe.frames.count) frames tracked"))
     }
 
+    /// A binary without its models stops with the typed error, and does not wait for ffmpeg, which has
+    /// already started and is blocked writing frames nobody reads.
+    @Test(.timeLimit(.minutes(1))) func missingModelsEndTrackingAtOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = folder.appendingPathComponent("visage")
+        try FileManager.default.copyItem(at: CLIRunner.executable, to: binary)
+        let result = try CLIRunner.run(
+            ["track", Self.fixtures.appendingPathComponent("vfr.mp4").path, "--json"], in: folder, program: binary,
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(".tflite was not found in \(folder.standardizedFileURL.path)/Visage_VisageModels.resources"), "\(result.stderr)")
+    }
+
     @Test func fileWithoutVideoExitsOne() throws {
         let audio = Self.fixtures.appendingPathComponent("audio-only.m4a").path
         let result = try CLIRunner.run(["track", audio, "--json"])

@@ -97,6 +97,19 @@ struct FFmpegTimingTests {
         #expect(VideoError.noVideoStream(input: "a.m4a").description == "'a.m4a' holds no video stream")
     }
 
+    /// A source released before the end stops ffmpeg at once, even while ffmpeg is blocked writing
+    /// into a full pipe (32 frames of 9 KB do not fit in 64 KB), and leaves no process behind.
+    @Test(.timeLimit(.minutes(1))) func releasingTheSourceStopsFFmpeg() throws {
+        var source: FFmpegFrameSource? = try FFmpegFrameSource(input: VideoFixtures.path("vfr.mp4"))
+        #expect(try source?.nextFrame()?.index == 0)
+        let pid = try #require(source?.processIdentifier)
+        Thread.sleep(forTimeInterval: 0.5)
+        let start = Date()
+        source = nil
+        #expect(Date().timeIntervalSince(start) < 1.5)
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "ffmpeg (pid \(pid)) is still there")
+    }
+
     /// Real-time mode over the variable-rate clip, with a consumer slower than the clip: frames are
     /// dropped and counted, and those delivered keep their source index and time.
     @Test func realTimeModeDropsAndCounts() throws {
