@@ -32,7 +32,7 @@ struct DetectCommand: AsyncParsableCommand {
               $ find photos -name '*.jpg' | visage detect --json --files-from -
               $ visage detect --recursive photos --output results --skip-existing
               $ visage detect --json --recursive photos --shard-index 3 --shard-count 8
-              $ visage detect --json --files-from manifest.txt --shard auto --output results   # array jobs
+              $ visage detect --files-from list.txt --shard auto --output results   # array jobs
 
             Exit status: 0 every image got a result or an error record; 1 an image failed under \
             --on-error fail (the default unless --files-from); 2 usage.

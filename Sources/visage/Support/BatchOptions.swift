@@ -22,8 +22,8 @@ struct BatchOptions: ParsableArguments {
     var recursive = false
 
     @Option(help: ArgumentHelp(
-        "Also read image paths from FILE, one per line (blank lines skipped); - reads stdin, giving exactly one "
-            + "output line per input line, in order, flushed at once (Spark's RDD.pipe, Hadoop Streaming, xargs).",
+        "Also read image paths from FILE, one per line; - reads stdin. Exactly one output line per input line "
+            + "(an empty line gets an error record), in order, flushed at once (Spark's RDD.pipe, Hadoop Streaming, xargs).",
         valueName: "FILE|-"))
     var filesFrom: String?
 
