@@ -4,7 +4,8 @@ multiprocessing pool of N workers, same machine, same run, decoding included for
 
 Makes two collections with Pillow (not committed): COUNT_SMALL JPEGs of 640×480 and COUNT_LARGE JPEGs
 of 4000×3000 (12 MP), from the samples and face fixtures. For each collection and N in 1, 2 it reports
-images/s (wall clock, from process start to the last result, model loading included) and the peak RSS
+images/s (wall clock, from process start to the last result, model loading included), images per
+CPU-second (user + system time of every process: what a busy shared machine does not inflate), and the peak RSS
 of the process (visage: its one process; MediaPipe: the largest worker and the pool's sum).
 
     python3 -m venv .venv && .venv/bin/pip install mediapipe==0.10.21 opencv-python-headless Pillow
@@ -51,7 +52,8 @@ def make_collection(folder, count, size):
 _MEASURE = """
 import json, resource, subprocess, sys
 out = subprocess.run(sys.argv[1:], check=True, capture_output=True).stdout
-print(json.dumps({"records": out.count(b"\\n"), "peak": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"records": out.count(b"\\n"), "peak": usage.ru_maxrss / 1024, "cpu": usage.ru_utime + usage.ru_stime}))
 """
 
 
@@ -62,7 +64,7 @@ def run_visage(visage, listing, jobs):
                             "--jobs", str(jobs)], check=True, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     result = json.loads(child.stdout)
-    return seconds, result["records"], result["peak"]
+    return seconds, result["records"], result["peak"], result["cpu"]
 
 
 _detector = None
@@ -89,17 +91,20 @@ def mediapipe_main(listing, jobs):
     """Runs in a process of its own, so its rusage covers only this pool."""
     paths = open(listing).read().splitlines()
     start = time.perf_counter()
-    with multiprocessing.Pool(jobs, initializer=_init_worker) as pool:
-        results = pool.map(_detect, paths, chunksize=4)
+    pool = multiprocessing.Pool(jobs, initializer=_init_worker)
+    results = pool.map(_detect, paths, chunksize=4)
+    pool.close()
+    pool.join()  # workers reaped, so their CPU time is in RUSAGE_CHILDREN
     seconds = time.perf_counter() - start
-    print(json.dumps({"seconds": seconds, "records": len(results), "workerPeak": max(r[1] for r in results)}))
+    cpu = sum(u.ru_utime + u.ru_stime for u in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)))
+    print(json.dumps({"seconds": seconds, "records": len(results), "workerPeak": max(r[1] for r in results), "cpu": cpu}))
 
 
 def run_mediapipe(listing, jobs):
     child = subprocess.run([sys.executable, os.path.abspath(__file__), "--mediapipe", listing, "--jobs", str(jobs)],
                            check=True, capture_output=True, text=True)
     result = json.loads(child.stdout.strip().splitlines()[-1])
-    return result["seconds"], result["records"], result["workerPeak"]
+    return result["seconds"], result["records"], result["workerPeak"], result["cpu"]
 
 
 def main():
@@ -126,20 +131,23 @@ def main():
             paths = make_collection(folder, count, size)
             with open(listing, "w") as f:
                 f.write("".join(p + "\n" for p in paths))
-        rates = {}
+        rates, cpu_rates = {}, {}
         for jobs in (1, 2):
             for name, runner in (("visage", lambda: run_visage(args.visage, listing, jobs)),
                                  ("MediaPipe", lambda: run_mediapipe(listing, jobs))):
                 best = None
                 for _ in range(args.rounds):
-                    seconds, records, peak = runner()
+                    seconds, records, peak, cpu = runner()
                     assert records == count, f"{name}: {records} of {count} records"
-                    best = (seconds, peak) if best is None or seconds < best[0] else best
+                    best = (seconds, peak, cpu) if best is None or seconds < best[0] else best
                 rates[name, jobs] = count / best[0]
+                cpu_rates[name, jobs] = count / best[2]
                 print(f"{label} ×{count}, {jobs} job{'s' if jobs > 1 else ''}: {name:9} {rates[name, jobs]:7.1f} images/s, "
+                      f"{cpu_rates[name, jobs]:7.1f} images per CPU-second, "
                       f"peak RSS {best[1]:.0f} MB{' per worker' if name == 'MediaPipe' else ''}")
         for jobs in (1, 2):
-            print(f"{label}, {jobs} jobs: visage / MediaPipe = {rates['visage', jobs] / rates['MediaPipe', jobs]:.2f}×")
+            print(f"{label}, {jobs} jobs: visage / MediaPipe = {rates['visage', jobs] / rates['MediaPipe', jobs]:.2f}× "
+                  f"(per CPU-second {cpu_rates['visage', jobs] / cpu_rates['MediaPipe', jobs]:.2f}×)")
         print(f"{label}: visage 1 → 2 jobs = {rates['visage', 2] / rates['visage', 1]:.2f}×, "
               f"MediaPipe {rates['MediaPipe', 2] / rates['MediaPipe', 1]:.2f}×")
 
