@@ -32,6 +32,10 @@ else
 fi
 (cd "$work/install" && timeout 120 env -i ./bin/visage detect --json sample.png > "$work/json") || fail "detect --json exited $?"
 grep -q '"faces":\[{' "$work/json" || fail "detect --json printed: $(cat "$work/json")"
+# Every model: the mesh, the blendshapes and the canonical face geometry.
+(cd "$work/install" && timeout 120 env -i ./bin/visage detect --json --mesh --classify sample.png > "$work/json") \
+    || fail "detect --mesh --classify exited $?"
+grep -q '"smilingProbability"' "$work/json" || fail "detect --mesh --classify printed: $(head -c 300 "$work/json")"
 
 # The binary alone: exit status 1 and the places searched, no trap.
 mkdir "$work/bare"

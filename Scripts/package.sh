@@ -30,9 +30,10 @@ install -m 755 "$bin/visage" "$stage/bin/visage"
 # Symbols only help a debugger; the binary is a download. Keep them when strip is not installed.
 if command -v strip > /dev/null; then strip "$stage/bin/visage"; fi
 
-# The model files the package declares as VisageModels resources, and their provenance.
-models=$(sed -n 's/.*\.copy("\([^"]*\)").*/\1/p' "$root/Package.swift" | grep -E '\.(tflite|binarypb)$')
-for model in $models; do install -m 644 "$root/Models/$model" "$stage/share/visage/$model"; done
+# The model files (Models/ holds exactly those VisageModels bundles), and their provenance.
+for model in "$root"/Models/*.tflite "$root"/Models/*.binarypb; do
+    install -m 644 "$model" "$stage/share/visage/$(basename "$model")"
+done
 install -m 644 "$root/Models/NOTICE" "$stage/share/visage/NOTICE"
 
 # Licences of what the binary contains.
