@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import Visage
 
-/// `visage track`: faces followed through a video, with tracking IDs, presence and blink events.
+/// `visage track`: faces followed through a video, with tracking IDs, presence, blink, nod and shake events.
 struct TrackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "track",
-        abstract: "Follow faces through a video: tracking IDs, presence and blink events.",
+        abstract: "Follow faces through a video: tracking IDs, presence, blink, nod and shake events.",
         discussion: """
             INPUT is a folder of images (sorted by name), a .y4m file, - for standard input (a y4m stream, or raw RGB24 frames with --size), or any video file or camera ffmpeg reads (ffmpeg must be installed). Times are media times from the frames, so a file runs faster than real time with the same events. A summary (frames, detector runs, dropped frames, wall-clock and CPU milliseconds per frame) goes to standard error.
 
@@ -15,6 +15,7 @@ struct TrackCommand: AsyncParsableCommand {
               1.000 s  blink both (face 1)
               2.667 s  blink left (face 1)
               2.700 s  blink right (face 1)
+              4.100 s  nod 11° from 3.300 s for 0.67 s (face 1)
               $ visage track clip.mp4 --json --debounce 0 | head -1
               {"faces":[{"eyeBlinkLeft":0.037,…,"trackingID":1}],"frame":0,"time":0}
               $ ffmpeg -i a.mp4 -f yuv4mpegpipe - | visage track - --events-only
@@ -165,6 +166,9 @@ struct TrackCommand: AsyncParsableCommand {
             let record = TrackingEventRecord(event)
             var line = String(format: "%.3f s  ", event.time) + record.event
             if let eye = record.eye, let id = record.trackingID { line += " \(eye) (face \(id))" }
+            if let amplitude = record.amplitude, let start = record.start, let duration = record.duration, let id = record.trackingID {
+                line += String(format: " %.0f° from %.3f s for %.2f s (face %d)", amplitude, start, duration, id)
+            }
             print(line)
         }
     }

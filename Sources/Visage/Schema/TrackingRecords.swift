@@ -49,7 +49,8 @@ public struct TrackedFaceRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// One tracking event: `faceDetected`, `noFaceDetected` or `blink` (with `eye` and `trackingID`).
+/// One tracking event: `faceDetected`, `noFaceDetected`, `blink` (with `eye` and `trackingID`), or `nod` and
+/// `shake` (with `trackingID`, `start`, `duration` and `amplitude`).
 public struct TrackingEventRecord: Codable, Sendable, Equatable {
     public var event: String
     /// `left`, `right` or `both`, for blinks.
@@ -58,9 +59,19 @@ public struct TrackingEventRecord: Codable, Sendable, Equatable {
     public var trackingID: Int?
     /// Media time of the frame that completed the event, seconds.
     public var time: Double
+    /// Nods and shakes: media time of the turning point the gesture started from, seconds.
+    public var start: Double?
+    /// Nods and shakes: seconds from `start` to the turning point that completed the gesture.
+    public var duration: Double?
+    /// Nods and shakes: half the largest peak-to-peak swing, degrees.
+    public var amplitude: Double?
 
-    public init(event: String, eye: String? = nil, trackingID: Int? = nil, time: Double) {
+    public init(
+        event: String, eye: String? = nil, trackingID: Int? = nil, time: Double, start: Double? = nil, duration: Double? = nil,
+        amplitude: Double? = nil
+    ) {
         (self.event, self.eye, self.trackingID, self.time) = (event, eye, trackingID, time)
+        (self.start, self.duration, self.amplitude) = (start, duration, amplitude)
     }
 
     public init(_ event: FaceTrackingEvent) {
@@ -68,6 +79,11 @@ public struct TrackingEventRecord: Codable, Sendable, Equatable {
         case .faceDetected: self.init(event: "faceDetected", time: event.time)
         case .noFaceDetected: self.init(event: "noFaceDetected", time: event.time)
         case .blink(let eye): self.init(event: "blink", eye: eye.rawValue, trackingID: event.trackingID, time: event.time)
+        case .nod(let gesture), .shake(let gesture):
+            let name = if case .nod = event.kind { "nod" } else { "shake" }
+            self.init(
+                event: name, trackingID: event.trackingID, time: event.time, start: gesture.start, duration: gesture.duration,
+                amplitude: gesture.amplitude)
         }
     }
 }

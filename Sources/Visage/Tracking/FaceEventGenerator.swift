@@ -1,5 +1,5 @@
 /// The events of a face sequence from what each frame holds: presence (debounced in media time),
-/// which faces are reported and under which tracking ID, and blinks per reported face.
+/// which faces are reported and under which tracking ID, and blinks, nods and shakes per reported face.
 ///
 /// Presence starts unknown and is always reported first: `noFaceDetected` once a stream has begun
 /// without a face for the debounce, `faceDetected` once a face has been in view for it. Faces are
@@ -19,9 +19,13 @@ package struct FaceEventGenerator: Sendable {
         package var trackingID: Int
         package var eyeBlinkLeft: Float
         package var eyeBlinkRight: Float
+        /// Head pitch and yaw in degrees (``HeadPose``); NaN when unknown.
+        package var pitch: Double
+        package var yaw: Double
 
-        package init(trackingID: Int, eyeBlinkLeft: Float, eyeBlinkRight: Float) {
+        package init(trackingID: Int, eyeBlinkLeft: Float, eyeBlinkRight: Float, pitch: Double = .nan, yaw: Double = .nan) {
             (self.trackingID, self.eyeBlinkLeft, self.eyeBlinkRight) = (trackingID, eyeBlinkLeft, eyeBlinkRight)
+            (self.pitch, self.yaw) = (pitch, yaw)
         }
     }
 
@@ -35,6 +39,8 @@ package struct FaceEventGenerator: Sendable {
     package var mirrored: Bool
     private var presence: PresenceDebouncer
     private var blinks: [Int: BlinkDetector] = [:]
+    private var gestures: [Int: HeadGestureDetector] = [:]
+    private let gestureOptions: HeadGestureOptions
     private let blinkThreshold: Float
     private let hysteresis: Float
     /// Reported ID for each tracker ID once reported, and when that face was last seen.
@@ -45,8 +51,9 @@ package struct FaceEventGenerator: Sendable {
 
     package init(
         debounce: Double = 1, blinkThreshold: Float = 0.5, hysteresis: Float = 0.15, mirrored: Bool = false,
-        forgetAfter: Double = 0.5
+        forgetAfter: Double = 0.5, gestures: HeadGestureOptions = .init()
     ) {
+        gestureOptions = gestures
         presence = PresenceDebouncer(duration: debounce)
         (self.blinkThreshold, self.hysteresis, self.mirrored, self.forgetAfter) = (blinkThreshold, hysteresis, mirrored, forgetAfter)
     }
@@ -65,6 +72,7 @@ package struct FaceEventGenerator: Sendable {
         let visible = presence.isPresent == true
         var ids: [Int?] = []
         var next: [Int: BlinkDetector] = [:]
+        var nextGestures: [Int: HeadGestureDetector] = [:]
         for face in faces {
             // Eye state is followed for candidates too, so an eye already closed when the face is
             // confirmed does not count as a blink then.
@@ -72,6 +80,9 @@ package struct FaceEventGenerator: Sendable {
             let (left, right) = mirrored ? (face.eyeBlinkRight, face.eyeBlinkLeft) : (face.eyeBlinkLeft, face.eyeBlinkRight)
             let eye = detector.update(left: left, right: right)
             next[face.trackingID] = detector
+            var gestureDetector = gestures[face.trackingID] ?? HeadGestureDetector(options: gestureOptions)
+            let found = gestureDetector.update(time: time, pitch: face.pitch, yaw: face.yaw)
+            nextGestures[face.trackingID] = gestureDetector
             guard visible else {
                 ids.append(nil)
                 continue
@@ -83,9 +94,14 @@ package struct FaceEventGenerator: Sendable {
             if let eye {
                 events.append(FaceTrackingEvent(kind: .blink(eye), time: time, frameIndex: frameIndex, trackingID: id))
             }
+            for (axis, gesture) in found {
+                events.append(FaceTrackingEvent(
+                    kind: axis == .pitch ? .nod(gesture) : .shake(gesture), time: time, frameIndex: frameIndex, trackingID: id))
+            }
         }
         // Faces no longer tracked take their eye state with them.
         blinks = next
+        gestures = nextGestures
         reported = reported.filter { time - $0.value.lastSeen <= forgetAfter || time < $0.value.lastSeen }
         return Step(reportedIDs: ids, events: events)
     }

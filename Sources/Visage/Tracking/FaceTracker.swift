@@ -18,6 +18,8 @@
 ///     case .noFaceDetected: player.pause()
 ///     case .faceDetected: player.play()
 ///     case .blink(let eye): print("blink", eye, event.trackingID ?? 0)
+///     case .nod(let gesture): print("yes", gesture.amplitude)
+///     case .shake(let gesture): print("no", gesture.amplitude)
 ///     }
 /// }
 /// ```
@@ -35,13 +37,16 @@ public final class FaceTracker {
         /// The frames are mirrored (a front camera's selfie view): left and right are swapped so that
         /// events still name the subject's own eye.
         public var mirrored: Bool
+        /// What counts as a nod or a shake.
+        public var gestures: HeadGestureOptions
 
         public init(
             handler: SequenceRequestHandler.Options = .init(), debounce: Double = 1, blinkThreshold: Float = 0.5,
-            blinkHysteresis: Float = 0.15, mirrored: Bool = false
+            blinkHysteresis: Float = 0.15, mirrored: Bool = false, gestures: HeadGestureOptions = .init()
         ) {
             self.handler = handler
             (self.debounce, self.blinkThreshold, self.blinkHysteresis, self.mirrored) = (debounce, blinkThreshold, blinkHysteresis, mirrored)
+            self.gestures = gestures
         }
     }
 
@@ -65,7 +70,7 @@ public final class FaceTracker {
         handler = try SequenceRequestHandler(options: options.handler)
         generator = FaceEventGenerator(
             debounce: options.debounce, blinkThreshold: options.blinkThreshold, hysteresis: options.blinkHysteresis, mirrored: options.mirrored,
-            forgetAfter: options.handler.maximumGap)
+            forgetAfter: options.handler.maximumGap, gestures: options.gestures)
     }
 
     /// Tracks the faces of `frame` and returns them with the events this frame completed.
@@ -73,7 +78,11 @@ public final class FaceTracker {
     public func process(_ frame: VideoFrame) throws(TrackingError) -> FaceTrackingUpdate {
         let faces = try handler.perform(on: frame.image, time: frame.time)
         let step = generator.step(
-            faces.map { .init(trackingID: $0.trackingID, eyeBlinkLeft: $0.eyeBlinkLeft, eyeBlinkRight: $0.eyeBlinkRight) },
+            faces.map {
+                .init(
+                    trackingID: $0.trackingID, eyeBlinkLeft: $0.eyeBlinkLeft, eyeBlinkRight: $0.eyeBlinkRight,
+                    pitch: $0.analysis.pose.headEulerAngleX, yaw: $0.analysis.pose.headEulerAngleY)
+            },
             time: frame.time, frameIndex: frame.index)
         let reported = zip(faces, step.reportedIDs).compactMap { face, id -> TrackedFace? in
             guard let id else { return nil }

@@ -7,6 +7,10 @@ public struct FaceTrackingEvent: Sendable, Hashable {
         case noFaceDetected
         /// A tracked face closed an eye, or both in the same frame.
         case blink(Eye)
+        /// A tracked face nodded (yes): two reversals of pitch in a row (``HeadGestureDetector``).
+        case nod(HeadGesture)
+        /// A tracked face shook its head (no): two reversals of yaw in a row.
+        case shake(HeadGesture)
     }
 
     /// Which eye blinked: the subject's own, unless the tracker's `mirrored` option is on (see
@@ -20,7 +24,7 @@ public struct FaceTrackingEvent: Sendable, Hashable {
     public var time: Double
     /// Index of that frame.
     public var frameIndex: Int
-    /// The face that blinked; nil for presence events.
+    /// The face that blinked, nodded or shook; nil for presence events.
     public var trackingID: Int?
 
     public init(kind: Kind, time: Double, frameIndex: Int, trackingID: Int? = nil) {
