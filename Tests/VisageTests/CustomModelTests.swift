@@ -5,6 +5,11 @@ import VisageNN
 
 /// CustomModelRequest on MediaPipe models from the mediapipe==0.10.21 wheel, against LiteRT's outputs
 /// (Scripts/make-custom-model-fixtures.py).
+/// The package root, for Samples/.
+enum CustomModelSamples {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
+
 @Suite struct CustomModelTests {
     static let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("custom-models")
 
@@ -51,6 +56,31 @@ import VisageNN
         #expect(result.outputs.map(\.name) == expected.map(\.name))
         #expect(result.outputs.map(\.shape) == expected.map(\.shape))
         for (output, reference) in zip(result.outputs, expected) {
+            let worst = zip(output.values, reference.values).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst <= 1e-4, "\(output.name): largest difference \(worst)")
+        }
+    }
+
+    /// A face box whose crop (box plus a 25 % margin on each side) is exactly the 256×256 square that
+    /// astronaut-256.png was cut from Samples/astronaut.png: the same input, so LiteRT's outputs.
+    @Test func faceBoxCropMatchesLiteRTOnTheSameSquare() async throws {
+        let model = try CustomModel(contentsOf: Self.folder.appendingPathComponent("hand_recrop.tflite"))
+        let side = 256.0 / 1.5, (centerX, centerY) = (228.0, 148.0)
+        let point = NormalizedPoint(x: 0.5, y: 0.5)
+        let face = FaceObservation(
+            confidence: 1,
+            boundingBox: NormalizedRect(x: (centerX - side / 2) / 512, y: 1 - (centerY + side / 2) / 512, width: side / 512, height: side / 512),
+            roll: .init(value: 0, unit: .degrees), yaw: .init(value: 0, unit: .degrees), pitch: .init(value: 0, unit: .degrees),
+            keypoints: FaceKeypoints(
+                rightEye: point, leftEye: point, noseTip: point, mouthCenter: point, rightEarTragion: point, leftEarTragion: point))
+        var request = CustomModelRequest(model: model, region: .faces(.box(margin: 0.25)))
+        request.inputFaceObservations = [face]
+        let sample = CustomModelSamples.packageRoot.appendingPathComponent("Samples/astronaut.png")
+        let results = try await ImageRequestHandler(sample).perform(request)
+        let result = try #require(results.first)
+        #expect(results.count == 1 && result.face == face)
+        #expect(abs(result.crop.width - 256) < 1e-9 && abs(result.crop.centerX - 228) < 1e-9 && abs(result.crop.centerY - 148) < 1e-9)
+        for (output, reference) in zip(result.outputs, try Self.reference("astronaut-256.png")) {
             let worst = zip(output.values, reference.values).map { abs($0 - $1) }.max() ?? .infinity
             #expect(worst <= 1e-4, "\(output.name): largest difference \(worst)")
         }
