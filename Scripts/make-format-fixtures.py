@@ -175,6 +175,9 @@ reference("avif-rgb.avif", Image.open(path), lossy=True)
 path = save("avif-alpha.avif", alpha, quality=80)
 reference("avif-alpha.avif", Image.open(path), lossy=True)
 
+path = save("avif-sequence.avif", crop, quality=80, save_all=True, append_images=[ImageOps.mirror(crop), ImageOps.flip(crop)], duration=100)
+reference("avif-sequence.avif", Image.open(path), lossy=True, frames=3)
+
 # WebP: lossy, lossless, lossy with alpha, EXIF orientation, animation.
 path = save("webp-lossy.webp", crop, quality=80)
 reference("webp-lossy.webp", Image.open(path), lossy=True)
