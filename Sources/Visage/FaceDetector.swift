@@ -42,6 +42,21 @@ public struct FaceDetector: Sendable {
         in image: Image, orientation: ImageOrientation? = nil, mesh: Bool = false, captureQuality: Bool = false,
         maxFaces: Int? = nil, uprightSize: (width: Int, height: Int)? = nil
     ) throws(FaceDetectionError) -> [AnalyzedFace] {
+        var faces = try detectedFaces(in: image, orientation: orientation, maxFaces: maxFaces)
+        if let uprightSize {
+            guard !(options.needsMesh || mesh || captureQuality) else {
+                throw .invalidParameter(name: "uprightSize", value: "\(uprightSize)", rule: "needs detection without the mesh stage")
+            }
+            faces = faces.map { $0.reported(width: uprightSize.width, height: uprightSize.height) }
+        }
+        return try analyzed(faces, in: image, orientation: orientation, mesh: mesh, captureQuality: captureQuality)
+    }
+
+    /// The detection stage of ``analyzedFaces(in:orientation:mesh:captureQuality:maxFaces:uprightSize:)`` alone, so a
+    /// caller can stop between the stages (the service checks its deadline and cancellation there).
+    package func detectedFaces(
+        in image: Image, orientation: ImageOrientation? = nil, maxFaces: Int? = nil
+    ) throws(FaceDetectionError) -> [DetectedFace] {
         let minFaceSize = options.minFaceSize
         guard minFaceSize.isFinite, (0...1).contains(minFaceSize) else {
             throw .invalidParameter(name: "minFaceSize", value: "\(minFaceSize)", rule: "must be a fraction of the image width in 0…1")
@@ -55,14 +70,16 @@ public struct FaceDetector: Sendable {
             }
             faces = Array(faces.sorted { $0.detection.score > $1.detection.score }.prefix(maxFaces))
         }
-        let needsMesh = options.needsMesh || mesh || captureQuality
-        if let uprightSize {
-            guard !needsMesh else {
-                throw .invalidParameter(name: "uprightSize", value: "\(uprightSize)", rule: "needs detection without the mesh stage")
-            }
-            faces = faces.map { $0.reported(width: uprightSize.width, height: uprightSize.height) }
-        }
-        guard needsMesh else { return faces.map { AnalyzedFace(face: Face($0)) } }
+        return faces
+    }
+
+    /// The mesh stage of ``analyzedFaces(in:orientation:mesh:captureQuality:maxFaces:uprightSize:)`` on faces
+    /// ``detectedFaces(in:orientation:maxFaces:)`` found in the same image.
+    package func analyzed(
+        _ faces: [DetectedFace], in image: Image, orientation: ImageOrientation? = nil, mesh: Bool = false,
+        captureQuality: Bool = false
+    ) throws(FaceDetectionError) -> [AnalyzedFace] {
+        guard options.needsMesh || mesh || captureQuality else { return faces.map { AnalyzedFace(face: Face($0)) } }
         let results = try FaceLandmarkPipeline.analyze(
             image, orientation: orientation, regions: try FaceLandmarkPipeline.regions(for: faces), captureQuality: captureQuality)
         return zip(faces, results).map { face, result in

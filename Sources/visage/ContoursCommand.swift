@@ -183,7 +183,7 @@ struct ContoursCommand: AsyncParsableCommand {
             if let art {
                 let contours = try art.contours(for: image)
                 try drawing.write(contours, image: image)
-                if json { return try JSONOutput.encodedLine(Report(image: name, contours: contours, topLevel: nil)) }
+                if json { return try JSONOutput.encodedLine(ContoursRecord(image: name, contours: contours, topLevel: nil)) }
                 return Data("\(name): \(contours.count) contours of art\n".utf8)
             }
             let observation = try request.performSynchronously(on: image)
@@ -191,7 +191,7 @@ struct ContoursCommand: AsyncParsableCommand {
             if let epsilon { contours = try contours.map { try $0.polygonApproximation(epsilon: epsilon) } }
             try drawing.write(contours, image: image)
             if json {
-                return try JSONOutput.encodedLine(Report(image: name, contours: contours, topLevel: observation.topLevelContourCount))
+                return try JSONOutput.encodedLine(ContoursRecord(image: name, contours: contours, topLevel: observation.topLevelContourCount))
             }
             let size = image.size
             let scale = Double(maxDimension) / Double(max(size.width, size.height))
@@ -220,28 +220,6 @@ struct ContoursCommand: AsyncParsableCommand {
                     ? try ContourRenderer.png(contours, over: image)
                     : try ContourRenderer.png(contours, width: width, height: height)
                 try data.write(to: URL(fileURLWithPath: png))
-            }
-        }
-    }
-
-    /// The JSON document: counts and every contour's place, size and points.
-    struct Report: Encodable {
-        struct Entry: Encodable {
-            var indexPath: [Int]
-            var pointCount: Int
-            var normalizedPoints: [[Double]]
-        }
-        var image: String
-        var contourCount: Int
-        var topLevelContourCount: Int?
-        var contours: [Entry]
-
-        init(image: String, contours: [Contour], topLevel: Int?) {
-            self.image = image
-            contourCount = contours.count
-            topLevelContourCount = topLevel
-            self.contours = contours.map {
-                Entry(indexPath: Array($0.indexPath), pointCount: $0.pointCount, normalizedPoints: $0.normalizedPoints.map { [$0.x, $0.y] })
             }
         }
     }

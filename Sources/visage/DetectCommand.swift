@@ -261,7 +261,7 @@ struct DetectCommand: AsyncParsableCommand {
     }
 
     static func write(_ faces: [FaceDetector.AnalyzedFace], extras: FaceFeatures, on image: Image, to path: String) throws {
-        let shapes = faces.flatMap { Self.shapes($0, extras: extras, imageSize: image.size) }
+        let shapes = faces.flatMap { FaceAnnotation.shapes($0, features: extras, imageSize: image.size) }
         let data: Data
         if (path as NSString).pathExtension.lowercased() == "svg" {
             data = Data(try FaceAnnotation.svg(faces.map(\.face), shapes: shapes, on: image).utf8)
@@ -271,35 +271,6 @@ struct DetectCommand: AsyncParsableCommand {
         guard FileManager.default.createFile(atPath: path, contents: data) else {
             throw AnnotationError(path: path)
         }
-    }
-
-    /// What `--annotate` draws over a face besides its box: Vision's regions with --landmarks, ML Kit's
-    /// contours with --contours, the mesh's points with --mesh.
-    static func shapes(_ analyzed: FaceDetector.AnalyzedFace, extras: FaceFeatures, imageSize: CGSize) -> [FaceAnnotation.Shape] {
-        guard let analysis = analyzed.analysis else { return [] }
-        var shapes: [FaceAnnotation.Shape] = []
-        if extras.contains(.landmarks) {
-            let box = NormalizedRect(imageRect: analyzed.face.frame, in: imageSize, origin: .upperLeft)
-            for region in FaceLandmarks2D.regionsByName(analysis.mesh, box: box).values {
-                let style: FaceAnnotation.Shape.Style = switch region.pointsClassification {
-                case .closedPath: .closed
-                case .openPath: .open
-                case .disconnected: .dots
-                }
-                shapes.append(.init(points: region.pointsInImage(imageSize: imageSize, origin: .upperLeft), style: style))
-            }
-        }
-        if extras.contains(.contours) {
-            let loops: Set<FaceContour.ContourType> = [.face, .leftEye, .rightEye]
-            shapes += analyzed.face.contours.map {
-                .init(points: $0.points, style: $0.points.count == 1 ? .dots : loops.contains($0.type) ? .closed : .open)
-            }
-        }
-        if extras.contains(.mesh) {
-            let mesh = analysis.mesh
-            shapes.append(.init(points: mesh.points.indices.map { let p = mesh.pixel($0); return CGPoint(x: p.x, y: p.y) }, style: .dots))
-        }
-        return shapes
     }
 
     struct AnnotationError: Error, CustomStringConvertible {

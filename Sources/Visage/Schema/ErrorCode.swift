@@ -61,6 +61,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case unsupportedMediaType = "unsupported_media_type"
     /// Too many requests in flight: try again after `Retry-After`.
     case overloaded = "overloaded"
+    /// The service is loading its models, or draining before it stops (`/readyz`).
+    case notReady = "not_ready"
     /// The request did not finish within its deadline.
     case deadlineExceeded = "deadline_exceeded"
     /// A fault in Visage itself.
@@ -77,7 +79,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .payloadTooLarge: 413
         case .unsupportedMediaType, .unsupportedFormat: 415
         case .emptyImage, .truncatedImage, .corruptImage, .imageTooLarge, .corruptVideo, .unsupportedVideo: 422
-        case .overloaded, .decoderUnavailable: 503
+        case .overloaded, .notReady, .decoderUnavailable: 503
         case .deadlineExceeded: 504
         case .unreadableFile, .toolMissing, .toolFailed, .modelMissing, .modelInvalid, .modelUnsupported,
              .processingFailed, .internalError: 500
