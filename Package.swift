@@ -16,9 +16,22 @@ let package = Package(
         .library(name: "VisageARKit", targets: ["VisageARKit"]),
         // Vision's VN classes and iOS 18 names over Visage: iOS code ports by changing its import.
         .library(name: "VisageVision", targets: ["VisageVision"]),
+        // `visage serve` as a library: the HTTP and WebSocket service, for embedding in another process.
+        .library(name: "VisageService", targets: ["VisageService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The service only (VisageService): HTTP and WebSocket server, graceful shutdown, logs, Prometheus metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Tests only: reads the service's OpenAPI document, which every response is checked against.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // System codecs. Headers and link flags come from pkg-config.
@@ -77,10 +90,25 @@ let package = Package(
         .target(name: "VisageARKit", dependencies: ["Visage", "VisageModels"]),
         // Vision's classic VN API and its iOS 18 names (CGFloat coordinates) over Visage's requests.
         .target(name: "VisageVision", dependencies: ["Visage", "VisageImageStandIns"]),
+        // `visage serve`: Hummingbird 2 routes, limits, admission control, metrics, WebSocket tracking, the page's files.
+        .target(
+            name: "VisageService",
+            dependencies: [
+                "Visage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.copy("Resources/Web"), .copy("Resources/openapi.yaml"), .copy("Resources/docs.html")]),
         // The command-line tool.
         .executableTarget(
             name: "visage",
-            dependencies: ["Visage", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Visage", "VisageService", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "VisageGeometryTests", dependencies: ["VisageGeometry"]),
         .testTarget(
@@ -98,6 +126,15 @@ let package = Package(
         .testTarget(name: "VisageVideoTests", dependencies: ["VisageVideo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "VisageCLITests", dependencies: ["visage", "Visage"]),
         .testTarget(name: "VisageVisionTests", dependencies: ["VisageVision", "Visage"], exclude: ["Snippets/README.md"]),
+        .testTarget(
+            name: "VisageServiceTests",
+            dependencies: [
+                "VisageService", "Visage", "visage",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Yams", package: "Yams"),
+            ]),
         .testTarget(name: "VisageImageStandInsTests", dependencies: ["VisageImageStandIns", "VisageGeometry", "VisageImage"]),
         .testTarget(name: "VisageMLKitTests", dependencies: ["VisageMLKit", "Visage"]),
         .testTarget(name: "VisageFirebaseTests", dependencies: ["VisageFirebase", "VisageMLKit", "Visage"]),

@@ -8,7 +8,7 @@ struct VisageCommand: AsyncParsableCommand {
         commandName: "visage",
         abstract: "Face detection, landmarks and contours, on any platform Swift runs on.",
         discussion: "Exit status: 0 success, 1 a file could not be processed, 2 usage error.",
-        subcommands: [InfoCommand.self, DetectCommand.self, ContoursCommand.self, TrackCommand.self, RunModelCommand.self, KernelBenchmarkCommand.self, BenchmarkCommand.self])
+        subcommands: [InfoCommand.self, DetectCommand.self, ContoursCommand.self, TrackCommand.self, ServeCommand.self, RunModelCommand.self, KernelBenchmarkCommand.self, BenchmarkCommand.self])
 
     /// Parses and runs with Visage's exit codes: usage errors exit 2 (swift-argument-parser's own
     /// default is 64), processing errors 1.

@@ -1,0 +1,198 @@
+import Foundation
+import HTTPTypes
+import Visage
+
+/// Admission control: at most `running` inferences at once and `queued` more requests waiting for one.
+///
+/// A request is admitted (``admit()``) before its body is read; beyond the bound it is refused at once with
+/// 503 and `Retry-After`, without reading or decoding anything. An admitted request runs its CPU work
+/// through ``run(deadline:_:)``, which waits for a free slot and runs the work on a thread of its own, off
+/// Swift's cooperative pool, so a busy pipeline never delays the answers that shed load.
+public final class Admission: @unchecked Sendable {
+    public let slots: Int
+    public let queueLength: Int
+    let retryAfterSeconds: Int
+    private let lock = NSLock()
+    private var admitted = 0
+    private var running = 0
+    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var nextWaiter: UInt64 = 0
+    private let queue = DispatchQueue(label: "visage.inference", attributes: .concurrent)
+
+    public init(slots: Int, queueLength: Int, retryAfterSeconds: Int) {
+        precondition(slots >= 1 && queueLength >= 0)
+        self.slots = slots
+        self.queueLength = queueLength
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    /// Requests admitted and not yet answered, and inferences running now.
+    public var load: (admitted: Int, running: Int) { lock.withLock { (admitted, running) } }
+
+    /// Takes a place for a request, or throws `overloaded` (503 with `Retry-After`) when all are taken.
+    /// Pair with ``leave()``.
+    public func admit() throws(ServiceError) {
+        let taken = lock.withLock { () -> Bool in
+            guard admitted < slots + queueLength else { return false }
+            admitted += 1
+            return true
+        }
+        guard taken else {
+            var headers = HTTPFields()
+            headers[.retryAfter] = "\(retryAfterSeconds)"
+            throw ServiceError(
+                .overloaded, "\(slots) inferences are running and \(queueLength) requests waiting; retry after \(retryAfterSeconds) s",
+                headers: headers)
+        }
+    }
+
+    /// Gives back the place ``admit()`` took.
+    public func leave() {
+        lock.withLock { admitted -= 1 }
+    }
+
+    /// Runs `work` on an inference thread once a slot is free, passing it a ``Checkpoint`` for `deadline`.
+    ///
+    /// Cancelling the calling task (deadline, client gone, shutdown) returns at once with
+    /// `CancellationError`; the work itself stops at its next checkpoint and only then frees its slot, so
+    /// no more than `slots` inferences ever run.
+    public func run<T: Sendable>(
+        deadline: ContinuousClock.Instant, _ work: @escaping @Sendable (inout Checkpoint) throws -> T
+    ) async throws -> (value: T, timings: [StageTiming]) {
+        try await acquireSlot()
+        let flag = CancellationFlag()
+        let box = ResumeOnce<(value: T, timings: [StageTiming])>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                box.set(continuation)
+                queue.async {
+                    var checkpoint = Checkpoint(flag: flag, deadline: deadline)
+                    let result = Result { () throws -> (value: T, timings: [StageTiming]) in
+                        try checkpoint.check()
+                        let value = try work(&checkpoint)
+                        return (value: value, timings: checkpoint.timings)
+                    }
+                    self.releaseSlot()
+                    box.resume(with: result)
+                }
+            }
+        } onCancel: {
+            flag.cancel()
+            box.resume(with: .failure(CancellationError()))
+        }
+    }
+
+    private func acquireSlot() async throws {
+        let id: UInt64? = lock.withLock {
+            if running < slots, waiters.isEmpty {
+                running += 1
+                return nil
+            }
+            nextWaiter += 1
+            return nextWaiter
+        }
+        guard let id else { return }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let cancelled = lock.withLock { () -> Bool in
+                    if Task.isCancelled { return true }
+                    waiters.append((id, continuation))
+                    return false
+                }
+                if cancelled { continuation.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let waiter = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
+                guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return waiters.remove(at: index).continuation
+            }
+            waiter?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Hands the slot to the longest waiter, or frees it.
+    private func releaseSlot() {
+        let next = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
+            if waiters.isEmpty {
+                running -= 1
+                return nil
+            }
+            return waiters.removeFirst().continuation
+        }
+        next?.resume()
+    }
+
+    /// Waiting for a slot now.
+    public var queueDepth: Int { lock.withLock { waiters.count } }
+}
+
+/// Where a pipeline stage ends: records the stage's time and stops the work when its request was
+/// cancelled or its deadline passed.
+public struct Checkpoint {
+    let flag: CancellationFlag
+    let deadline: ContinuousClock.Instant
+    private var last = ContinuousClock.now
+    public private(set) var timings: [StageTiming] = []
+
+    init(flag: CancellationFlag, deadline: ContinuousClock.Instant) {
+        self.flag = flag
+        self.deadline = deadline
+    }
+
+    /// A checkpoint that never stops the work (tests, warm-up).
+    public static var unlimited: Checkpoint { Checkpoint(flag: CancellationFlag(), deadline: .now + .seconds(86_400 * 365)) }
+
+    /// Ends the stage `name`, then checks for cancellation and the deadline.
+    public mutating func stage(_ name: String) throws {
+        let now = ContinuousClock.now
+        let elapsed = now - last
+        last = now
+        timings.append(StageTiming(stage: name, milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3))
+        try check()
+    }
+
+    /// Throws `CancellationError` when the request was cancelled, `deadline_exceeded` when its time is up.
+    public func check() throws {
+        if flag.isCancelled { throw CancellationError() }
+        if ContinuousClock.now >= deadline { throw ServiceError(.deadlineExceeded, "the request did not finish within its deadline") }
+    }
+}
+
+/// Set once, read from the inference thread.
+final class CancellationFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    var isCancelled: Bool { lock.withLock { cancelled } }
+    func cancel() { lock.withLock { cancelled = true } }
+}
+
+/// A continuation resumed by whichever comes first: the work's result or the caller's cancellation.
+final class ResumeOnce<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+    private var early: Result<T, any Error>?
+    private var done = false
+
+    func set(_ continuation: CheckedContinuation<T, any Error>) {
+        let pending = lock.withLock { () -> Result<T, any Error>? in
+            if let early { done = true; return early }
+            self.continuation = continuation
+            return nil
+        }
+        if let pending { continuation.resume(with: pending) }
+    }
+
+    func resume(with result: Result<T, any Error>) {
+        let continuation = lock.withLock { () -> CheckedContinuation<T, any Error>? in
+            guard !done else { return nil }
+            guard let continuation = self.continuation else {
+                if early == nil { early = result }
+                return nil
+            }
+            done = true
+            self.continuation = nil
+            return continuation
+        }
+        continuation?.resume(with: result)
+    }
+}

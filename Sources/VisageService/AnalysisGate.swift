@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import Visage
+
+/// The path every analysis request takes, in this order, so that refusing is always cheaper than working:
+///
+/// 1. `Content-Type` (415) and a declared `Content-Length` (413), from the headers alone;
+/// 2. admission (503 with `Retry-After` when all places are taken), before any body byte is read;
+/// 3. the body, within the byte limit (413) and the slow-body timeout (408);
+/// 4. the work, on an inference slot, stopped between stages at the deadline (504) or when the client
+///    goes away.
+struct AnalysisGate: Sendable {
+    let admission: Admission
+    let reader: RequestBodyReader
+    let deadline: Duration
+    let limits: DecodeLimits
+    let metrics: ServiceMetrics
+    let analyzer: any FaceAnalyzing
+
+    /// Runs `handle` with the request's body kind and bytes, within the deadline; a client that closes
+    /// its connection cancels it.
+    func serve(
+        _ request: Request, context: ServiceRequestContext, allowed: Set<String> = ["raw", "multipart", "json"],
+        _ handle: @escaping @Sendable (BodyKind, ByteBuffer) async throws -> Response
+    ) async throws -> Response {
+        let kind = try BodyKind(request, allowed: allowed)
+        try reader.checkDeclaredLength(request)
+        try admission.admit()
+        defer { admission.leave() }
+        let deadline = context.arrival + self.deadline
+        let reader = self.reader
+        return try await request.body.consumeWithCancellationOnInboundClose { body in
+            try await Self.within(deadline) {
+                let bytes = try await reader.read(body)
+                return try await handle(kind, bytes)
+            }
+        }
+    }
+
+    /// Runs CPU work on an inference slot, recording its stages' times.
+    func run<T: Sendable>(
+        _ context: ServiceRequestContext, _ work: @escaping @Sendable (inout Checkpoint) throws -> T
+    ) async throws -> (value: T, timings: [StageTiming]) {
+        metrics.queue(depth: admission.queueDepth + 1)
+        let result = try await admission.run(deadline: context.arrival + deadline, work)
+        metrics.queue(depth: admission.queueDepth)
+        metrics.stages(result.timings)
+        return result
+    }
+
+    /// `body`'s result, or `deadline_exceeded` once `deadline` passes (the body is then cancelled).
+    static func within<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard case .some(.some(let value)) = try await group.next() else {
+                throw ServiceError(.deadlineExceeded, "the request did not finish within its deadline")
+            }
+            return value
+        }
+    }
+}
+
+extension Response {
+    /// A JSON response of `value`, encoded as the CLI encodes.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try JSONEncoder.service.encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func data(_ data: Data, contentType: String) -> Response {
+        Response(status: .ok, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// The media type a client asked for in `Accept`, among `offered` (first is the default).
+func negotiate(_ request: Request, offered: [String]) -> String {
+    let accept = (request.headers[.accept] ?? "").lowercased()
+    for item in accept.split(separator: ",") {
+        let type = HeaderParameters(String(item)).value
+        if let match = offered.first(where: { $0 == type }) { return match }
+        if type.hasSuffix("/*"), let match = offered.first(where: { $0.hasPrefix(type.dropLast()) }) { return match }
+    }
+    return offered[0]
+}

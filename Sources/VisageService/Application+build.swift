@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import ServiceLifecycle
+import Visage
+
+/// The whole service, as `visage serve` runs it and the tests drive it: routes, middleware, limits,
+/// WebSocket tracking, and a warm-up service that marks `/readyz` ready once the models are loaded.
+///
+/// ```swift
+/// let app = try buildApplication(configuration)   // VisageAnalyzer by default
+/// try await app.runService()                       // SIGTERM/SIGINT drain and exit
+/// ```
+public func buildApplication(
+    _ configuration: ServiceConfiguration, analyzer: any FaceAnalyzing = VisageAnalyzer(),
+    metrics: ServiceMetrics = ServiceMetrics(), logger: Logger? = nil
+) throws -> some ApplicationProtocol {
+    let logger = logger ?? {
+        var logger = Logger(label: "visage.serve")
+        logger.logLevel = .info
+        return logger
+    }()
+    let readiness = Readiness()
+    let admission = Admission(
+        slots: configuration.maxConcurrentInferences, queueLength: configuration.queueLength,
+        retryAfterSeconds: configuration.retryAfterSeconds)
+    let gate = AnalysisGate(
+        admission: admission,
+        reader: RequestBodyReader(maxBytes: configuration.maxBodyBytes, timeout: configuration.bodyTimeout),
+        deadline: configuration.requestDeadline, limits: DecodeLimits(maxPixels: configuration.maxPixels), metrics: metrics,
+        analyzer: analyzer)
+
+    let router = Router(context: ServiceRequestContext.self)
+    router.add(middleware: ErrorAndMetricsMiddleware(metrics: metrics))
+    if let web = configuration.webDirectory ?? ServiceResources.folder?.appendingPathComponent("Web") {
+        router.add(middleware: FileMiddleware(web.path, searchForIndexHtml: true, logger: logger))
+    }
+    if let key = configuration.apiKey, !key.isEmpty {
+        router.add(middleware: APIKeyMiddleware(key: key))
+    }
+    HealthController(readiness: readiness, metrics: metrics).add(to: router)
+    FacesController(gate: gate, maxBatchImages: configuration.maxBatchImages).add(to: router)
+    ContoursController(gate: gate).add(to: router)
+
+    let webSocketRouter = Router(context: ServiceRequestContext.self)
+    webSocketRouter.add(middleware: ErrorAndMetricsMiddleware(metrics: metrics))
+    if let key = configuration.apiKey, !key.isEmpty {
+        webSocketRouter.add(middleware: APIKeyMiddleware(key: key))
+    }
+    TrackController(
+        gate: gate, maxMessageBytes: configuration.maxWebSocketMessageBytes,
+        connections: ConnectionCount(limit: configuration.maxWebSocketConnections)
+    ).add(to: webSocketRouter)
+
+    var app = Application(
+        router: router,
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: webSocketRouter,
+            configuration: .init(
+                http1: .init(idleTimeout: .seconds(60)),
+                ws: .init(maxFrameSize: configuration.maxWebSocketMessageBytes))),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "visage",
+            availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
+        services: [WarmUp(analyzer: analyzer, readiness: readiness, logger: logger)],
+        logger: logger)
+    app.beforeServerStarts { logger.info("loading models", metadata: ["inferences": "\(configuration.maxConcurrentInferences)"]) }
+    return app
+}
+
+/// Loads and warms the models off the request path, then marks the service ready; on shutdown it
+/// marks it not ready first, so a load balancer stops sending before the server stops accepting.
+struct WarmUp: Service {
+    let analyzer: any FaceAnalyzing
+    let readiness: Readiness
+    let logger: Logger
+
+    func run() async throws {
+        let analyzer = self.analyzer
+        let start = ContinuousClock.now
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async { continuation.resume(with: Result { try analyzer.warmUp() }) }
+        }
+        readiness.markReady()
+        logger.info("ready", metadata: ["warmUpSeconds": "\(ContinuousClock.now - start)"])
+        try? await gracefulShutdown()
+        readiness.markDraining()
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Visage
+
+/// The analysis the routes call, behind a protocol so that tests can put a deliberately slow fake in
+/// its place (overload, deadline and cancellation tests) instead of timing the real models.
+///
+/// Every method runs synchronously on an inference thread (``Admission/run(deadline:_:)``) and calls
+/// `checkpoint.stage(_:)` where each stage ends, which records its time and stops the work when the
+/// request is cancelled or out of time. Errors are the library's typed errors; the service maps them
+/// through ``ErrorRecord``.
+public protocol FaceAnalyzing: Sendable {
+    /// Loads and warms the models; `/readyz` answers 200 once it returns.
+    func warmUp() throws
+
+    /// The faces in one encoded image, as `visage detect --json` reports them.
+    func faces(in data: Data, name: String, options: FaceOptions, limits: DecodeLimits, checkpoint: inout Checkpoint) throws -> FacesRecord
+
+    /// Contours of one encoded image, as JSON, SVG or PNG.
+    func contours(in data: Data, name: String, options: ContourOptions, format: ContourOutput, limits: DecodeLimits, checkpoint: inout Checkpoint) throws -> Rendered
+
+    /// The image with its faces drawn in, PNG or SVG.
+    func annotate(_ data: Data, options: FaceOptions, format: AnnotationOutput, limits: DecodeLimits, checkpoint: inout Checkpoint) throws -> Rendered
+
+    /// A tracker for one WebSocket connection's frames.
+    func makeTracker(_ options: TrackOptions) throws -> any FrameTracking
+}
+
+/// One connection's tracker: frames in order, each decoded and tracked.
+public protocol FrameTracking: AnyObject {
+    func track(_ data: Data, index: Int, time: Double, limits: DecodeLimits, checkpoint: inout Checkpoint) throws -> TrackingFrameRecord
+}
+
+/// What decoding may allocate.
+public struct DecodeLimits: Sendable {
+    public var maxPixels: Int
+    public init(maxPixels: Int) { self.maxPixels = maxPixels }
+}
+
+/// A response body and its media type.
+public struct Rendered: Sendable {
+    public var data: Data
+    public var contentType: String
+    public init(data: Data, contentType: String) { (self.data, self.contentType) = (data, contentType) }
+}
+
+/// `POST /v1/faces` options, as the CLI's `detect` flags.
+public struct FaceOptions: Sendable, Equatable {
+    public var mode: FaceDetectorOptions.PerformanceMode = .fast
+    /// Fraction of the image width, 0…1.
+    public var minFaceSize = 0.1
+    /// At most this many faces, the most confident; nil keeps all.
+    public var maxFaces: Int?
+    public var features: FaceFeatures = []
+    public init() {}
+
+    var detector: FaceDetector {
+        FaceDetector(options: .init(
+            performanceMode: mode, landmarkMode: features.contains(.landmarks) ? .all : .none,
+            contourMode: features.contains(.contours) ? .all : .none,
+            classificationMode: features.contains(.classify) ? .all : .none, minFaceSize: minFaceSize))
+    }
+}
+
+/// `POST /v1/contours` options: `DetectContoursRequest`'s parameters, plus contour art when `art` is set.
+public struct ContourOptions: Sendable {
+    public var request = DetectContoursRequest()
+    /// Ramer–Douglas–Peucker tolerance, normalized units; nil keeps every point (art: 0.001).
+    public var epsilon: Float?
+    public var art: ContourArt?
+    /// Draw over the image instead of a white canvas (SVG and PNG).
+    public var overlay = false
+    public init() {}
+}
+
+public enum ContourOutput: String, Sendable { case json, svg, png }
+public enum AnnotationOutput: String, Sendable { case png, svg }
+
+/// `/v1/track` options, the first text message of a connection.
+public struct TrackOptions: Sendable, Equatable, Codable {
+    public var debounce = 1.0
+    public var maxFaces = 1
+    public var mirrored = false
+    public init() {}
+}

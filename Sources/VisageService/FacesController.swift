@@ -1,0 +1,120 @@
+import Foundation
+import Hummingbird
+import Visage
+
+/// `POST /v1/faces`, `POST /v1/faces/batch` and `POST /v1/annotate`.
+struct FacesController {
+    let gate: AnalysisGate
+    let maxBatchImages: Int
+
+    func add(to router: Router<ServiceRequestContext>) {
+        router.post("v1/faces", use: faces)
+        router.post("v1/faces/batch", use: batch)
+        router.post("v1/annotate", use: annotate)
+    }
+
+    /// One image → the CLI's `--json` object, with `timings`.
+    @Sendable func faces(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let gate = self.gate
+        return try await gate.serve(request, context: context) { kind, body in
+            let upload = try Upload(request, kind: kind, body: body)
+            let options = try Fields(values: upload.fields).faceOptions()
+            let (name, data) = upload.images[0]
+            let limits = gate.limits
+            let analyzer = gate.analyzer
+            var (record, timings) = try await gate.run(context) { checkpoint in
+                try analyzer.faces(in: data, name: name, options: options, limits: limits, checkpoint: &checkpoint)
+            }
+            record.timings = timings
+            return try .json(record)
+        }
+    }
+
+    /// One entry of a batch: the image's record, or its error.
+    struct BatchEntry: Codable {
+        var result: FacesRecord?
+        var error: ErrorRecord?
+    }
+
+    struct BatchRecord: Codable {
+        var results: [BatchEntry]
+    }
+
+    /// Up to `maxBatchImages` images in multipart parts named `image`, answered in order; one bad image
+    /// gives its entry an error and leaves the others alone.
+    @Sendable func batch(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let (gate, maxImages) = (self.gate, maxBatchImages)
+        return try await gate.serve(request, context: context, allowed: ["multipart", "json"]) { kind, body in
+            let upload = try Upload(request, kind: kind, body: body, many: true)
+            guard upload.images.count <= maxImages else {
+                throw ServiceError(.invalidParameter, "a batch holds at most \(maxImages) images (got \(upload.images.count))")
+            }
+            let options = try Fields(values: upload.fields).faceOptions()
+            let (limits, analyzer) = (gate.limits, gate.analyzer)
+            let images = upload.images
+            let (entries, timings) = try await gate.run(context) { checkpoint in
+                var entries: [BatchEntry] = []
+                for (name, data) in images {
+                    do {
+                        var record = try analyzer.faces(in: data, name: name, options: options, limits: limits, checkpoint: &checkpoint)
+                        record.timings = nil
+                        entries.append(BatchEntry(result: record))
+                    } catch let error as ServiceError where error.record.code == .deadlineExceeded {
+                        throw error
+                    } catch is CancellationError {
+                        throw CancellationError()
+                    } catch {
+                        entries.append(BatchEntry(error: ServiceError(from: error).record))
+                    }
+                }
+                return entries
+            }
+            _ = timings
+            return try .json(BatchRecord(results: entries))
+        }
+    }
+
+    /// The image with its faces drawn in: PNG or SVG by `Accept`; `features` picks the layers as the CLI's flags.
+    @Sendable func annotate(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let gate = self.gate
+        let format: AnnotationOutput = negotiate(request, offered: ["image/png", "image/svg+xml"]) == "image/svg+xml" ? .svg : .png
+        return try await gate.serve(request, context: context) { kind, body in
+            let upload = try Upload(request, kind: kind, body: body)
+            let options = try Fields(values: upload.fields).faceOptions()
+            let data = upload.images[0].data
+            let (limits, analyzer) = (gate.limits, gate.analyzer)
+            let (rendered, _) = try await gate.run(context) { checkpoint in
+                try analyzer.annotate(data, options: options, format: format, limits: limits, checkpoint: &checkpoint)
+            }
+            return .data(rendered.data, contentType: rendered.contentType)
+        }
+    }
+}
+
+/// `POST /v1/contours`: JSON, SVG or PNG by `Accept`.
+struct ContoursController {
+    let gate: AnalysisGate
+
+    func add(to router: Router<ServiceRequestContext>) {
+        router.post("v1/contours", use: contours)
+    }
+
+    @Sendable func contours(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let gate = self.gate
+        let format: ContourOutput = switch negotiate(request, offered: ["application/json", "image/svg+xml", "image/png"]) {
+        case "image/svg+xml": .svg
+        case "image/png": .png
+        default: .json
+        }
+        return try await gate.serve(request, context: context) { kind, body in
+            let upload = try Upload(request, kind: kind, body: body)
+            let options = try Fields(values: upload.fields).contourOptions()
+            let (name, data) = upload.images[0]
+            let (limits, analyzer) = (gate.limits, gate.analyzer)
+            let (rendered, _) = try await gate.run(context) { checkpoint in
+                try analyzer.contours(in: data, name: name, options: options, format: format, limits: limits, checkpoint: &checkpoint)
+            }
+            return .data(rendered.data, contentType: rendered.contentType)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import Visage
+
+/// Outermost: every error becomes the one JSON error body, and every answer is counted and logged with
+/// its route pattern, status, size and time: never with anything the request carried.
+struct ErrorAndMetricsMiddleware: RouterMiddleware {
+    typealias Context = ServiceRequestContext
+    let metrics: ServiceMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        metrics.requestStarted()
+        defer { metrics.requestEnded() }
+        let response: Response
+        var code: ErrorCode?
+        do {
+            response = try await next(request, context)
+        } catch {
+            let serviceError = ServiceError(from: error)
+            code = serviceError.record.code
+            if serviceError.record.code == .internalError {
+                context.logger.error("internal error", metadata: ["error": "\(String(describing: type(of: error)))"])
+            }
+            response = try serviceError.response(from: request, context: context)
+        }
+        let route = context.endpointPath ?? "unmatched"
+        let duration = ContinuousClock.now - context.arrival
+        metrics.request(route: route, method: request.method.rawValue, status: response.status.code, duration: duration)
+        if let code, [.overloaded, .payloadTooLarge, .deadlineExceeded, .requestTimeout, .unauthorized].contains(code) {
+            metrics.rejected(code.rawValue)
+        }
+        context.logger.info(
+            "answered",
+            metadata: [
+                "route": .string(route), "method": .string(request.method.rawValue), "status": .stringConvertible(response.status.code),
+                "requestBytes": .string(request.headers[.contentLength] ?? "-"),
+                "milliseconds": .stringConvertible((Double(ServiceMetrics.nanoseconds(duration)) / 1e6 * 10).rounded() / 10),
+                "code": .string(code?.rawValue ?? "-"),
+            ])
+        return response
+    }
+}
+
+/// The optional API key: `/v1/...` and `/metrics` need it (`X-API-Key: KEY` or `Authorization: Bearer KEY`);
+/// health probes, the page and the API document do not.
+struct APIKeyMiddleware: RouterMiddleware {
+    typealias Context = ServiceRequestContext
+    let key: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        guard path.hasPrefix("/v1/") || path == "/v1" || path == "/metrics" else { return try await next(request, context) }
+        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        let given = request.headers[HTTPField.Name("X-API-Key")!] ?? bearer
+        guard let given, Self.equal(given, key) else {
+            var headers = HTTPFields()
+            headers[.wwwAuthenticate] = "Bearer"
+            throw ServiceError(.unauthorized, "this service needs an API key in X-API-Key or Authorization: Bearer", headers: headers)
+        }
+        return try await next(request, context)
+    }
+
+    /// Compares without stopping at the first difference.
+    static func equal(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        var difference = UInt8(x.count == y.count ? 0 : 1)
+        for index in 0..<max(x.count, y.count) {
+            difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Every setting of `visage serve`, with the defaults the README and the OpenAPI document state.
+///
+/// The CLI fills it from flags and environment (`visage serve --help`); tests build it directly, with
+/// port 0 and a fake analyzer.
+public struct ServiceConfiguration: Sendable {
+    /// Address to listen on. The default is loopback only: exposing the service is a decision.
+    public var host = "127.0.0.1"
+    /// Port; 0 picks a free one (tests).
+    public var port = 8080
+
+    /// Largest request body. Larger bodies get 413 before they are read past this.
+    public var maxBodyBytes = 20 * 1024 * 1024
+    /// Most pixels an image may declare in its header (checked before decoding; 422 above).
+    public var maxPixels = 50_000_000
+    /// Images in one `POST /v1/faces/batch`.
+    public var maxBatchImages = 16
+
+    /// Inferences running at once; the default is the core count.
+    public var maxConcurrentInferences = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Requests admitted beyond those running, waiting for an inference slot. Beyond it: 503.
+    public var queueLength = max(1, ProcessInfo.processInfo.activeProcessorCount) * 2
+    /// `Retry-After` of a 503, seconds.
+    public var retryAfterSeconds = 1
+    /// Time from a request's arrival to its answer; 504 after it.
+    public var requestDeadline: Duration = .seconds(10)
+    /// Time to receive a whole request body; 408 after it (slow bodies hold a slot otherwise).
+    public var bodyTimeout: Duration = .seconds(5)
+    /// Open connections at once (HTTP and WebSocket together).
+    public var maxConnections = 512
+
+    /// Largest WebSocket message (a frame's JPEG or PNG); 1080p JPEGs are a few hundred KiB.
+    public var maxWebSocketMessageBytes = 8 * 1024 * 1024
+    /// WebSocket connections to `/v1/track` at once; more are refused with 503.
+    public var maxWebSocketConnections = 16
+
+    /// When set, `/v1/...` and `/metrics` need it in `X-API-Key` or `Authorization: Bearer` (401 otherwise).
+    public var apiKey: String?
+
+    /// The page's folder (index.html …); nil finds the bundled one (``ServiceResources``).
+    public var webDirectory: URL?
+
+    public init() {}
+}

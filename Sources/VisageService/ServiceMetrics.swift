@@ -1,0 +1,77 @@
+import Foundation
+import Visage
+import Metrics
+import Prometheus
+
+/// The service's metrics through swift-metrics, kept in a Prometheus registry of the application's own
+/// (not the process-wide `MetricsSystem`, so several applications in one test process stay apart).
+///
+/// Labels are route patterns, methods, status codes, reasons and stage names: never anything from a
+/// request's data.
+public final class ServiceMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+    private let inFlight: Metrics.Meter
+    private let queueDepth: Metrics.Gauge
+    private let webSocketConnections: Metrics.Meter
+
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        let requestBuckets: [Duration] = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(50),
+            .milliseconds(100), .milliseconds(200), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
+        ]
+        factory.defaultDurationHistogramBuckets = requestBuckets
+        self.factory = factory
+        inFlight = Metrics.Meter(label: "visage_http_requests_in_flight", factory: factory)
+        queueDepth = Metrics.Gauge(label: "visage_inference_queue_depth", factory: factory)
+        webSocketConnections = Metrics.Meter(label: "visage_websocket_connections", factory: factory)
+    }
+
+    /// One answered request: by route pattern, method and status, and its duration.
+    func request(route: String, method: String, status: Int, duration: Duration) {
+        Metrics.Counter(label: "visage_http_requests_total", dimensions: [("route", route), ("method", method), ("status", "\(status)")], factory: factory)
+            .increment()
+        Metrics.Timer(label: "visage_http_request_duration_seconds", dimensions: [("route", route), ("status", "\(status)")], factory: factory)
+            .recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    func requestStarted() { inFlight.increment() }
+    func requestEnded() { inFlight.decrement() }
+
+    /// A request refused for `reason` (an error code: overloaded, payload_too_large, deadline_exceeded …).
+    func rejected(_ reason: String) {
+        Metrics.Counter(label: "visage_rejections_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    func queue(depth: Int) { queueDepth.record(depth) }
+
+    /// Seconds spent in each pipeline stage.
+    func stages(_ timings: [StageTiming]) {
+        for timing in timings {
+            Metrics.Timer(label: "visage_stage_seconds", dimensions: [("stage", timing.stage)], factory: factory)
+                .recordNanoseconds(Int64(timing.milliseconds * 1e6))
+        }
+    }
+
+    func webSocketOpened() { webSocketConnections.increment() }
+    func webSocketClosed() { webSocketConnections.decrement() }
+
+    /// Frames a tracking connection dropped because it fell behind.
+    func framesSkipped(_ count: Int) {
+        guard count > 0 else { return }
+        Metrics.Counter(label: "visage_track_frames_skipped_total", factory: factory).increment(by: count)
+    }
+
+    func framesProcessed() {
+        Metrics.Counter(label: "visage_track_frames_total", factory: factory).increment()
+    }
+
+    /// The Prometheus text exposition.
+    public func exposition() -> String { registry.emitToString() }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Visage
+
+/// WebSocket `/v1/track`: binary messages are frames (JPEG or PNG), text messages are options
+/// (`{"debounce", "maxFaces", "mirrored"}`, before the first frame) or the next frame's time
+/// (`{"time": seconds}`). Each processed frame is answered with one text message, a
+/// ``TrackingFrameRecord`` with its events and `skipped`.
+///
+/// At most one frame waits per connection: a frame arriving while another waits replaces it, and the
+/// next answer's `skipped` counts the frames dropped so. Frames run on the same inference slots as
+/// HTTP requests. On shutdown the connection is closed with a close frame (swift-websocket does this
+/// on graceful shutdown).
+struct TrackController {
+    let gate: AnalysisGate
+    let maxMessageBytes: Int
+    let connections: ConnectionCount
+
+    func add(to router: Router<ServiceRequestContext>) {
+        let connections = self.connections
+        router.ws("v1/track") { _, _ in
+            guard connections.current < connections.limit else {
+                throw ServiceError(.overloaded, "\(connections.limit) tracking connections are open; retry later")
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard connections.open() else {
+                try await outbound.close(.policyViolation, reason: "too many tracking connections")
+                return
+            }
+            gate.metrics.webSocketOpened()
+            defer {
+                connections.close()
+                gate.metrics.webSocketClosed()
+            }
+            try await session(inbound: inbound, outbound: outbound)
+        }
+    }
+
+    /// Error messages a connection sends, in the service's error shape, with the frame they concern.
+    struct FrameError: Encodable {
+        var error: ErrorRecord
+        var frame: Int?
+    }
+
+    /// What a text message may carry.
+    struct Control: Decodable {
+        var time: Double?
+        var debounce: Double?
+        var maxFaces: Int?
+        var mirrored: Bool?
+    }
+
+    private func session(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let mailbox = FrameMailbox()
+        let (signal, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let gate = self.gate
+        let maxMessageBytes = self.maxMessageBytes
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            // The processor: the newest waiting frame, one at a time, answered in order.
+            group.addTask {
+                var tracker: TrackerBox?
+                for await _ in signal {
+                    guard let (frame, skipped) = mailbox.take() else { continue }
+                    let started = ContinuousClock.now
+                    do {
+                        if tracker == nil { tracker = TrackerBox(try gate.analyzer.makeTracker(mailbox.options)) }
+                        let box = tracker!
+                        let limits = gate.limits
+                        let (record, timings) = try await gate.admission.run(deadline: started + gate.deadline) { checkpoint in
+                            try box.tracker.track(frame.data, index: frame.index, time: frame.time, limits: limits, checkpoint: &checkpoint)
+                        }
+                        gate.metrics.stages(timings)
+                        gate.metrics.framesProcessed()
+                        gate.metrics.framesSkipped(skipped)
+                        var answer = record
+                        answer.skipped = skipped
+                        try await outbound.write(.text(String(decoding: try JSONEncoder.service.encode(answer), as: UTF8.self)))
+                    } catch is CancellationError {
+                        return
+                    } catch {
+                        let record = ServiceError(from: error).record
+                        try await outbound.write(.text(String(decoding: try JSONEncoder.service.encode(FrameError(error: record, frame: frame.index)), as: UTF8.self)))
+                    }
+                }
+            }
+            // The reader: options, times and frames, never more than one frame kept.
+            let start = ContinuousClock.now
+            var nextTime: Double?
+            var index = 0
+            defer { wake.finish() }
+            for try await message in inbound.messages(maxSize: maxMessageBytes) {
+                switch message {
+                case .text(let text):
+                    guard let control = try? JSONDecoder().decode(Control.self, from: Data(text.utf8)) else {
+                        let error = ErrorRecord(code: .badRequest, message: "text messages are JSON: {\"time\": seconds} or options {\"debounce\", \"maxFaces\", \"mirrored\"}")
+                        try await outbound.write(.text(String(decoding: try JSONEncoder.service.encode(FrameError(error: error)), as: UTF8.self)))
+                        continue
+                    }
+                    if let time = control.time, time.isFinite { nextTime = time }
+                    if control.debounce != nil || control.maxFaces != nil || control.mirrored != nil {
+                        var options = mailbox.options
+                        options.debounce = control.debounce ?? options.debounce
+                        options.maxFaces = control.maxFaces ?? options.maxFaces
+                        options.mirrored = control.mirrored ?? options.mirrored
+                        if let problem = mailbox.setOptions(options) {
+                            try await outbound.write(.text(String(decoding: try JSONEncoder.service.encode(FrameError(error: problem)), as: UTF8.self)))
+                        }
+                    }
+                case .binary(let buffer):
+                    let elapsed = ContinuousClock.now - start
+                    let time = nextTime ?? Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    nextTime = nil
+                    mailbox.put(Frame(data: Data(buffer: buffer), index: index, time: time))
+                    index += 1
+                    wake.yield()
+                }
+            }
+            wake.finish()
+            try await group.waitForAll()
+        }
+    }
+
+    struct Frame: Sendable {
+        var data: Data
+        var index: Int
+        var time: Double
+    }
+
+    /// The one frame waiting, the count of frames it replaced, and the connection's options.
+    final class FrameMailbox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var frame: Frame?
+        private var skipped = 0
+        private var started = false
+        private var storedOptions = TrackOptions()
+
+        var options: TrackOptions { lock.withLock { storedOptions } }
+
+        /// Options apply until the first frame; later ones are refused (the tracker exists by then).
+        func setOptions(_ options: TrackOptions) -> ErrorRecord? {
+            guard (1...16).contains(options.maxFaces) else {
+                return ErrorRecord(code: .invalidParameter, message: "maxFaces \(options.maxFaces) must be in 1…16")
+            }
+            guard options.debounce.isFinite, (0...3600).contains(options.debounce) else {
+                return ErrorRecord(code: .invalidParameter, message: "debounce \(options.debounce) must be in 0…3600 seconds")
+            }
+            return lock.withLock {
+                guard !started else {
+                    return ErrorRecord(code: .invalidParameter, message: "options must come before the first frame")
+                }
+                storedOptions = options
+                return nil
+            }
+        }
+
+        func put(_ new: Frame) {
+            lock.withLock {
+                started = true
+                if frame != nil { skipped += 1 }
+                frame = new
+            }
+        }
+
+        func take() -> (Frame, skipped: Int)? {
+            lock.withLock {
+                guard let frame else { return nil }
+                defer { (self.frame, skipped) = (nil, 0) }
+                return (frame, skipped)
+            }
+        }
+    }
+
+    /// A connection's tracker, used by its processor task alone.
+    final class TrackerBox: @unchecked Sendable {
+        let tracker: any FrameTracking
+        init(_ tracker: any FrameTracking) { self.tracker = tracker }
+    }
+}
+
+/// Open tracking connections, against the limit.
+final class ConnectionCount: @unchecked Sendable {
+    let limit: Int
+    private let lock = NSLock()
+    private var count = 0
+
+    init(limit: Int) { self.limit = limit }
+    var current: Int { lock.withLock { count } }
+
+    func open() -> Bool {
+        lock.withLock {
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func close() { lock.withLock { count -= 1 } }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import VisageService
+
+/// `visage serve`: the HTTP and WebSocket service.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve face analysis, contours and live tracking over HTTP and WebSocket.",
+        discussion: """
+            Endpoints: POST /v1/faces, /v1/faces/batch, /v1/contours, /v1/annotate; WebSocket /v1/track; \
+            GET /healthz, /readyz, /metrics, /openapi.yaml, /docs, and the page at /. Images are processed \
+            in memory only: never written to disk, logs or metrics. SIGTERM or SIGINT drains: the service \
+            stops accepting, finishes accepted requests, closes WebSockets with a close frame and exits 0.
+
+              $ visage serve
+              $ curl --data-binary @Samples/astronaut.png -H 'Content-Type: image/png' localhost:8080/v1/faces
+              $ VISAGE_API_KEY=secret visage serve --host 0.0.0.0 --max-inferences 4
+            """)
+
+    @Option(help: "Address to listen on (0.0.0.0 for every interface).")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free one.")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("Largest request body; larger ones get 413.", valueName: "BYTES"))
+    var maxBodyBytes = ServiceConfiguration().maxBodyBytes
+
+    @Option(help: ArgumentHelp("Most pixels an image may declare in its header; more get 422.", valueName: "PIXELS"))
+    var maxPixels = ServiceConfiguration().maxPixels
+
+    @Option(help: ArgumentHelp("Inferences at once (default: the core count).", valueName: "N"))
+    var maxInferences = ServiceConfiguration().maxConcurrentInferences
+
+    @Option(help: ArgumentHelp("Requests waiting for an inference beyond those running; more get 503 with Retry-After (default: twice the core count).", valueName: "N"))
+    var queue = ServiceConfiguration().queueLength
+
+    @Option(help: ArgumentHelp("Seconds from a request's arrival to its answer; 504 after.", valueName: "SECONDS"))
+    var deadline = 10.0
+
+    @Option(help: ArgumentHelp("Seconds to receive a whole request body; 408 after.", valueName: "SECONDS"))
+    var bodyTimeout = 5.0
+
+    @Option(help: ArgumentHelp("Open connections at once.", valueName: "N"))
+    var maxConnections = ServiceConfiguration().maxConnections
+
+    @Option(help: ArgumentHelp("Largest WebSocket message (one frame's JPEG or PNG).", valueName: "BYTES"))
+    var maxMessageBytes = ServiceConfiguration().maxWebSocketMessageBytes
+
+    @Option(help: ArgumentHelp("Tracking WebSocket connections at once.", valueName: "N"))
+    var maxTrackers = ServiceConfiguration().maxWebSocketConnections
+
+    @Option(help: ArgumentHelp("Require this key in X-API-Key or Authorization: Bearer for /v1 and /metrics (default: $VISAGE_API_KEY; none: open).", valueName: "KEY"))
+    var apiKey: String?
+
+    @Option(help: ArgumentHelp("Serve the page from this folder instead of the bundled one.", valueName: "DIR"))
+    var web: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be in 0…65535") }
+        for (name, value) in [("--max-body-bytes", maxBodyBytes), ("--max-pixels", maxPixels), ("--max-inferences", maxInferences),
+                              ("--max-connections", maxConnections), ("--max-message-bytes", maxMessageBytes), ("--max-trackers", maxTrackers)]
+        where value < 1 {
+            throw ValidationError("\(name) \(value) must be at least 1")
+        }
+        guard queue >= 0 else { throw ValidationError("--queue \(queue) must be 0 or more") }
+        for (name, value) in [("--deadline", deadline), ("--body-timeout", bodyTimeout)] where !(value.isFinite && value > 0 && value <= 3600) {
+            throw ValidationError("\(name) \(value) must be in (0, 3600] seconds")
+        }
+    }
+
+    var serviceConfiguration: ServiceConfiguration {
+        var configuration = ServiceConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.maxBodyBytes = maxBodyBytes
+        configuration.maxPixels = maxPixels
+        configuration.maxConcurrentInferences = maxInferences
+        configuration.queueLength = queue
+        configuration.requestDeadline = .milliseconds(Int64(deadline * 1000))
+        configuration.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
+        configuration.maxConnections = maxConnections
+        configuration.maxWebSocketMessageBytes = maxMessageBytes
+        configuration.maxWebSocketConnections = maxTrackers
+        configuration.apiKey = apiKey ?? ProcessInfo.processInfo.environment["VISAGE_API_KEY"]
+        configuration.webDirectory = web.map { URL(fileURLWithPath: $0) }
+        return configuration
+    }
+
+    func run() async throws {
+        let app = try buildApplication(serviceConfiguration)
+        try await app.runService()
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import Testing
+import Visage
+import VisageService
+
+/// Overload, deadline, slow bodies, disconnects and WebSocket limits on a live server, with the slow
+/// fake analyzer in place of the models.
+@Suite struct LiveLimitTests {
+    typealias T = ServiceTesting
+
+    /// 24 requests at once against 2 slots and 2 queue places: the rest are refused at once with 503 and
+    /// Retry-After, and every accepted request is answered with its own correct record.
+    @Test func burstGetsOnly200sAnd503sAndEveryAcceptedRequestIsRight() async throws {
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(150))
+        let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 2; $0.queueLength = 2 }, analyzer: analyzer)
+        try await app.test(.ahc(.http)) { client in
+            try await T.waitUntilReady(client)
+            let results = try await withThrowingTaskGroup(of: (Int, TestResponse, Duration).self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        let start = ContinuousClock.now
+                        let response = try await client.execute(
+                            uri: "/v1/faces?name=\(index).jpg", method: .post, headers: [.contentType: "image/jpeg"],
+                            body: ByteBuffer(bytes: [0xFF, 0xD8]))
+                        return (index, response, ContinuousClock.now - start)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let accepted = results.filter { $0.1.status == .ok }
+            let refused = results.filter { $0.1.status == .serviceUnavailable }
+            #expect(accepted.count + refused.count == 24)
+            #expect(accepted.count >= 4)
+            #expect(refused.count >= 1)
+            for (index, response, _) in accepted {
+                let record = try JSONDecoder().decode(FacesRecord.self, from: Data(buffer: response.body))
+                #expect(record.image == "\(index).jpg")
+                #expect(record.faces == FakeAnalyzer.record(name: "").faces)
+                T.expectDocumented(response, "POST", "/v1/faces")
+            }
+            for (_, response, elapsed) in refused {
+                #expect(T.errorCode(response) == "overloaded")
+                #expect(response.headers[.retryAfter] == "1")
+                #expect(elapsed < .milliseconds(150), "a refusal waits for no inference")
+                T.expectDocumented(response, "POST", "/v1/faces")
+            }
+            #expect(analyzer.counts.peak <= 2)
+        }
+    }
+
+    @Test func deadlineIs504AndThePipelineStopsAtItsNextCheckpoint() async throws {
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(200), stages: 5)
+        let app = try buildApplication(T.configuration { $0.requestDeadline = .milliseconds(300) }, analyzer: analyzer)
+        try await app.test(.live) { client in
+            try await T.waitUntilReady(client)
+            let start = ContinuousClock.now
+            let response = try await client.execute(uri: "/v1/faces", method: .post, headers: [.contentType: "image/png"], body: ByteBuffer(bytes: [1]))
+            #expect(response.status == .gatewayTimeout)
+            #expect(T.errorCode(response) == "deadline_exceeded")
+            #expect(ContinuousClock.now - start < .milliseconds(450), "answered at the deadline, not after the work")
+            T.expectDocumented(response, "POST", "/v1/faces")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(analyzer.counts.stopped == 1)
+            #expect(analyzer.counts.completed == 0)
+        }
+    }
+
+    @Test func slowBodyIs408AndAStreamPastTheLimitIs413() async throws {
+        let app = try buildApplication(
+            T.configuration { $0.bodyTimeout = .milliseconds(300); $0.maxBodyBytes = 1000 }, analyzer: FakeAnalyzer())
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let slow = try RawConnection(port: port)
+            slow.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 100\r\n\r\n0123456789")
+            let slowAnswer = slow.receive()
+            #expect(slowAnswer.hasPrefix("HTTP/1.1 408"), "\(slowAnswer.prefix(200))")
+            #expect(slowAnswer.contains("\"request_timeout\""))
+
+            let chunked = try RawConnection(port: port)
+            chunked.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\n")
+            for _ in 0..<3 { chunked.send("200\r\n" + String(repeating: "a", count: 512) + "\r\n") }
+            let chunkedAnswer = chunked.receive()
+            #expect(chunkedAnswer.hasPrefix("HTTP/1.1 413"), "\(chunkedAnswer.prefix(200))")
+            #expect(chunkedAnswer.contains("\"payload_too_large\""))
+        }
+    }
+
+    @Test func aClientThatHangsUpCancelsItsWork() async throws {
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(150), stages: 6)
+        let app = try buildApplication(T.configuration(), analyzer: analyzer)
+        try await app.test(.live) { client in
+            try await T.waitUntilReady(client)
+            let port = try #require(client.port)
+            let connection = try RawConnection(port: port)
+            connection.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
+            try await Task.sleep(for: .milliseconds(250))
+            connection.close()
+            try await Task.sleep(for: .milliseconds(600))
+            #expect(analyzer.counts.stopped == 1)
+            #expect(analyzer.counts.completed == 0)
+        }
+    }
+
+    @Test func webSocketKeepsOnlyTheNewestFrameAndCountsSkips() async throws {
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(100), stages: 1)
+        let app = try buildApplication(T.configuration { $0.maxWebSocketMessageBytes = 4096 }, analyzer: analyzer)
+        try await app.test(.live) { client in
+            let records = TextMessages()
+            try await client.ws("/v1/track", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
+                try await outbound.write(.text(#"{"maxFaces": 2, "debounce": 0.5}"#))
+                for index in 0..<8 {
+                    try await outbound.write(.text("{\"time\": \(Double(index) / 10)}"))
+                    try await outbound.write(.binary(ByteBuffer(bytes: [UInt8(index)])))
+                }
+                try await outbound.write(.text(#"{"maxFaces": 99}"#))
+                var iterator = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                while let message = try await iterator.next() {
+                    guard case .text(let text) = message else { continue }
+                    records.append(text)
+                    let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                    if object?["frame"] as? Int == 7 { break }
+                }
+            }
+            let frames = records.all.compactMap { try? JSONDecoder().decode(TrackingFrameRecord.self, from: Data($0.utf8)) }
+            #expect(frames.first?.frame == 0)
+            #expect(frames.last?.frame == 7)
+            #expect(frames.last?.time == 0.7)
+            // Every frame was either answered or counted as skipped by the next answer.
+            #expect(frames.count + frames.reduce(0) { $0 + ($1.skipped ?? 0) } == 8)
+            #expect(frames.count < 8)
+            #expect(records.all.contains { $0.contains("\"invalid_parameter\"") })
+        }
+    }
+
+    @Test func webSocketConnectionLimitAndMessageSize() async throws {
+        let app = try buildApplication(
+            T.configuration { $0.maxWebSocketConnections = 1; $0.maxWebSocketMessageBytes = 1024 }, analyzer: FakeAnalyzer())
+        try await app.test(.live) { client in
+            let (opened, open) = AsyncStream<Void>.makeStream()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    _ = try await client.ws("/v1/track") { inbound, outbound, _ in
+                        open.yield()
+                        try await Task.sleep(for: .milliseconds(500))
+                    }
+                }
+                var iterator = opened.makeAsyncIterator()
+                await iterator.next()
+                // The one place is taken: the upgrade is refused with 503.
+                let refused = try await client.execute(
+                    uri: "/v1/track", method: .get,
+                    headers: [.connection: "Upgrade", .upgrade: "websocket", .secWebSocketVersion: "13", .secWebSocketKey: "dGhlIHNhbXBsZSBub25jZQ=="])
+                #expect(refused.status == .serviceUnavailable)
+                #expect(T.errorCode(refused) == "overloaded")
+                try await group.waitForAll()
+            }
+            // A message over the limit closes the connection with "message too big".
+            let close = try await client.ws("/v1/track", configuration: .init(maxFrameSize: 1 << 16)) { inbound, outbound, _ in
+                try await outbound.write(.binary(ByteBuffer(repeating: 1, count: 4096)))
+                for try await _ in inbound {}
+            }
+            #expect(close?.closeCode == .messageTooLarge)
+        }
+    }
+}
+
+/// Text messages collected by a WebSocket test client.
+final class TextMessages: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [String] = []
+    func append(_ text: String) { lock.withLock { messages.append(text) } }
+    var all: [String] { lock.withLock { messages } }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import Testing
+
+/// `visage serve` as a process: it listens, gets ready, and on SIGTERM finishes what it accepted, closes
+/// WebSockets with a close frame and exits 0.
+@Suite struct ServeCommandTests {
+    /// The running service and the port it reports in its log.
+    final class Server: @unchecked Sendable {
+        let process = Process()
+        let output = Pipe()
+        private(set) var port = 0
+        private var log = ""
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = CLI.executable
+            process.arguments = ["serve", "--port", "0"] + arguments
+            process.currentDirectoryURL = CLI.packageRoot
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            // "Server started and listening on 127.0.0.1:PORT"
+            let handle = output.fileHandleForReading
+            while port == 0 {
+                let chunk = handle.availableData
+                guard !chunk.isEmpty else { break }
+                log += String(decoding: chunk, as: UTF8.self)
+                if let match = log.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/) { port = Int(match.1)! }
+            }
+        }
+
+        func get(_ path: String) throws -> String {
+            let connection = try RawConnection(port: port)
+            connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+            return connection.receive()
+        }
+    }
+
+    @Test func sigtermDrainsAcceptedWorkClosesWebSocketsAndExitsZero() async throws {
+        let server = try Server(["--max-inferences", "1"])
+        #expect(server.port > 0)
+        var ready = false
+        for _ in 0..<600 where !ready {
+            ready = try server.get("/readyz").hasPrefix("HTTP/1.1 200")
+            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(ready)
+
+        // A tracking connection, open across the shutdown.
+        let closeFrame = Task {
+            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(server.port)/v1/track", logger: Logger(label: "test")) { inbound, _, _ in
+                for try await _ in inbound {}
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+
+        // Two requests accepted, then SIGTERM while they run: both are answered in full.
+        let image = try ServiceTesting.sample("astronaut.png")
+        let connections = try (0..<2).map { _ in try RawConnection(port: server.port) }
+        for connection in connections {
+            connection.send("POST /v1/faces?features=mesh HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: \(image.count)\r\n\r\n")
+            connection.send(image)
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        kill(server.process.processIdentifier, SIGTERM)
+        for connection in connections {
+            let answer = connection.receive()
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(300))")
+            #expect(answer.contains("\"faces\":[{"))
+        }
+        let frame = try await closeFrame.value
+        #expect(frame?.closeCode == .normalClosure)
+        server.process.waitUntilExit()
+        #expect(server.process.terminationReason == .exit)
+        #expect(server.process.terminationStatus == 0)
+        // New connections are refused once it has stopped.
+        #expect(throws: (any Error).self) { try RawConnection(port: server.port) }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import Visage
+import VisageService
+
+/// Building the application as `visage serve` does, with port 0, and checking answers on the wire.
+enum ServiceTesting {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Samples").standardizedFileURL
+
+    static func sample(_ name: String) throws -> Data { try Data(contentsOf: samples.appendingPathComponent(name)) }
+
+    static func configuration(_ change: (inout ServiceConfiguration) -> Void = { _ in }) -> ServiceConfiguration {
+        var configuration = ServiceConfiguration()
+        configuration.port = 0
+        configuration.maxConcurrentInferences = 2
+        configuration.queueLength = 2
+        change(&configuration)
+        return configuration
+    }
+
+    /// Waits until `/readyz` answers 200 (the warm-up service has run).
+    static func waitUntilReady(_ client: some TestClientProtocol) async throws {
+        for _ in 0..<600 {
+            let status = try await client.execute(uri: "/readyz", method: .get).status
+            if status == .ok { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the service never became ready")
+    }
+
+    /// The error body's code, checking the body has exactly the documented shape.
+    static func errorCode(_ response: TestResponse) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any],
+              object.count == 1, let error = object["error"] as? [String: Any], error.count == 2,
+              error["message"] is String
+        else { return nil }
+        return error["code"] as? String
+    }
+
+    /// Expects `response` to be documented for `method path` in the OpenAPI document, body included.
+    static func expectDocumented(_ response: TestResponse, _ method: String, _ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let problems = OpenAPIDocument.shared.problems(
+            method: method, path: path, status: Int(response.status.code), contentType: response.headers[.contentType],
+            body: Data(buffer: response.body))
+        #expect(problems.isEmpty, "\(problems)", sourceLocation: sourceLocation)
+    }
+
+    /// A multipart/form-data body of `parts` (name, file name or nil for a field, bytes).
+    static func multipart(_ parts: [(name: String, filename: String?, data: Data)], boundary: String = "visage-test-boundary") -> (ByteBuffer, String) {
+        var body = Data()
+        for part in parts {
+            body += Data("--\(boundary)\r\n".utf8)
+            if let filename = part.filename {
+                body += Data("Content-Disposition: form-data; name=\"\(part.name)\"; filename=\"\(filename)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+            } else {
+                body += Data("Content-Disposition: form-data; name=\"\(part.name)\"\r\n\r\n".utf8)
+            }
+            body += part.data + Data("\r\n".utf8)
+        }
+        body += Data("--\(boundary)--\r\n".utf8)
+        return (ByteBuffer(bytes: body), "multipart/form-data; boundary=\(boundary)")
+    }
+
+    static func json(_ response: TestResponse) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+    }
+}
+
+/// The built `visage` executable, run as a user would from the package root.
+enum CLI {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// SwiftPM puts the test bundle beside the products it built, `visage` among them.
+    static var executable: URL { Bundle.main.bundleURL.appendingPathComponent("visage") }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}

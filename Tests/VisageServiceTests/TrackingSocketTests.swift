@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import Testing
+import Visage
+import VisageService
+
+/// `/v1/track` with the real tracker: a y4m clip's frames streamed as PNG messages.
+@Suite struct TrackingSocketTests {
+    typealias T = ServiceTesting
+
+    static let width = 320, height = 240
+
+    /// A y4m clip at 10 fps: the astronaut's head on a grey background for `faceFrames` frames, then
+    /// the background alone. 4:4:4, BT.601 limited range.
+    static func clip(faceFrames: Int, emptyFrames: Int) throws -> URL {
+        let astronaut = try Image(data: try T.sample("astronaut.png")).converted(to: .rgb8)
+        var head: [UInt8] = []
+        for y in 50..<210 { for x in 140..<300 { head += astronaut.pixel(x: x, y: y) } }
+        var data = Data("YUV4MPEG2 W\(width) H\(height) F10:1 Ip A1:1 C444\n".utf8)
+        for frame in 0..<(faceFrames + emptyFrames) {
+            var rgb = [UInt8](repeating: 118, count: width * height * 3)
+            if frame < faceFrames {
+                for row in 0..<160 {
+                    for column in 0..<160 {
+                        let to = ((40 + row) * width + 80 + column) * 3, from = (row * 160 + column) * 3
+                        rgb[to..<(to + 3)] = head[from..<(from + 3)]
+                    }
+                }
+            }
+            var y: [UInt8] = [], u: [UInt8] = [], v: [UInt8] = []
+            for index in 0..<(width * height) {
+                let (r, g, b) = (Double(rgb[3 * index]), Double(rgb[3 * index + 1]), Double(rgb[3 * index + 2]))
+                y.append(UInt8(max(0, min(255, (16 + 0.257 * r + 0.504 * g + 0.098 * b).rounded()))))
+                u.append(UInt8(max(0, min(255, (128 - 0.148 * r - 0.291 * g + 0.439 * b).rounded()))))
+                v.append(UInt8(max(0, min(255, (128 + 0.439 * r - 0.368 * g - 0.071 * b).rounded()))))
+            }
+            data += Data("FRAME\n".utf8) + Data(y) + Data(u) + Data(v)
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("visage-serve-\(UUID().uuidString).y4m")
+        try data.write(to: url)
+        return url
+    }
+
+    @Test func trackingIDsHoldWhileTheFaceStaysAndNoFaceDetectedFollowsItsLeaving() async throws {
+        let url = try Self.clip(faceFrames: 6, emptyFrames: 8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let source = try Y4MFrameSource(path: url.path)
+        var frames: [VideoFrame] = []
+        while let frame = try source.nextFrame() { frames.append(frame) }
+        #expect(frames.count == 14)
+        let pngs = try frames.map { try $0.image.pngData() }
+        let times = frames.map(\.time)
+
+        let app = try buildApplication(T.configuration())
+        try await app.test(.live) { client in
+            try await T.waitUntilReady(client)
+            let messages = TextMessages()
+            try await client.ws("/v1/track", configuration: .init(maxFrameSize: 1 << 22)) { inbound, outbound, _ in
+                try await outbound.write(.text(#"{"debounce": 0.3, "maxFaces": 1}"#))
+                var iterator = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                // One frame at a time, each sent once the previous is answered: none is skipped.
+                for (png, time) in zip(pngs, times) {
+                    try await outbound.write(.text("{\"time\": \(time)}"))
+                    try await outbound.write(.binary(ByteBuffer(bytes: png)))
+                    guard case .text(let text)? = try await iterator.next() else { break }
+                    messages.append(text)
+                }
+            }
+            let records = try messages.all.map { try JSONDecoder().decode(TrackingFrameRecord.self, from: Data($0.utf8)) }
+            #expect(records.map(\.frame) == Array(0..<14))
+            #expect(records.map(\.time) == times)
+            #expect(records.allSatisfy { $0.skipped == 0 })
+            let withFace = records.prefix(6)
+            let ids = Set(withFace.flatMap { $0.faces.map(\.trackingID) })
+            #expect(withFace.allSatisfy { $0.faces.count == 1 })
+            #expect(ids.count == 1, "one tracking ID while the face stays: \(ids)")
+            #expect(records.suffix(8).allSatisfy { $0.faces.isEmpty })
+            let events = records.flatMap { $0.events ?? [] }
+            #expect(events.first?.event == "faceDetected")
+            let gone = try #require(events.first { $0.event == "noFaceDetected" })
+            #expect(gone.time >= 0.6 + 0.3 - 1e-9)
+            #expect(gone.time <= 1.3)
+            for text in messages.all {
+                let problems = OpenAPIDocument.shared.validate(
+                    try JSONSerialization.jsonObject(with: Data(text.utf8)), against: ["$ref": "#/components/schemas/TrackingFrameRecord"], at: "$")
+                #expect(problems.isEmpty, "\(problems)")
+            }
+        }
+    }
+}
