@@ -133,6 +133,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Yams", package: "Yams"),
             ]),
         .testTarget(name: "VisageImageStandInsTests", dependencies: ["VisageImageStandIns", "VisageGeometry", "VisageImage"]),

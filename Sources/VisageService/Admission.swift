@@ -17,7 +17,6 @@ public final class Admission: @unchecked Sendable {
     private var running = 0
     private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     private var nextWaiter: UInt64 = 0
-    private let queue = DispatchQueue(label: "visage.inference", attributes: .concurrent)
 
     public init(slots: Int, queueLength: Int, retryAfterSeconds: Int) {
         precondition(slots >= 1 && queueLength >= 0)
@@ -65,7 +64,9 @@ public final class Admission: @unchecked Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 box.set(continuation)
-                queue.async {
+                // A thread of its own: Dispatch's shared pool is sized to the cores and would queue a
+                // slot's work behind unrelated blocking work; the slots already bound how many run.
+                let thread = Thread {
                     var checkpoint = Checkpoint(flag: flag, deadline: deadline)
                     let result = Result { () throws -> (value: T, timings: [StageTiming]) in
                         try checkpoint.check()
@@ -75,6 +76,9 @@ public final class Admission: @unchecked Sendable {
                     self.releaseSlot()
                     box.resume(with: result)
                 }
+                thread.name = "visage inference"
+                thread.stackSize = 16 << 20
+                thread.start()
             }
         } onCancel: {
             flag.cancel()

@@ -44,14 +44,11 @@ public func buildApplication(
     ContoursController(gate: gate).add(to: router)
 
     let webSocketRouter = Router(context: ServiceRequestContext.self)
-    webSocketRouter.add(middleware: ErrorAndMetricsMiddleware(metrics: metrics))
-    if let key = configuration.apiKey, !key.isEmpty {
-        webSocketRouter.add(middleware: APIKeyMiddleware(key: key))
-    }
-    TrackController(
+    let tracking = TrackController(
         gate: gate, maxMessageBytes: configuration.maxWebSocketMessageBytes,
-        connections: ConnectionCount(limit: configuration.maxWebSocketConnections)
-    ).add(to: webSocketRouter)
+        connections: ConnectionCount(limit: configuration.maxWebSocketConnections))
+    tracking.add(to: webSocketRouter, apiKey: configuration.apiKey.flatMap { $0.isEmpty ? nil : $0 })
+    tracking.addRefusals(to: router)
 
     var app = Application(
         router: router,

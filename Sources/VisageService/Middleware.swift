@@ -52,14 +52,19 @@ struct APIKeyMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         guard path.hasPrefix("/v1/") || path == "/v1" || path == "/metrics" else { return try await next(request, context) }
-        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        let given = request.headers[HTTPField.Name("X-API-Key")!] ?? bearer
-        guard let given, Self.equal(given, key) else {
+        guard Self.authorized(request, key: key) else {
             var headers = HTTPFields()
             headers[.wwwAuthenticate] = "Bearer"
             throw ServiceError(.unauthorized, "this service needs an API key in X-API-Key or Authorization: Bearer", headers: headers)
         }
         return try await next(request, context)
+    }
+
+    /// Whether `request` carries `key` in `X-API-Key` or `Authorization: Bearer`.
+    static func authorized(_ request: Request, key: String) -> Bool {
+        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        guard let given = request.headers[HTTPField.Name("X-API-Key")!] ?? bearer else { return false }
+        return equal(given, key)
     }
 
     /// Compares without stopping at the first difference.

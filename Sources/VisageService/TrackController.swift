@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Visage
@@ -17,16 +18,31 @@ struct TrackController {
     let maxMessageBytes: Int
     let connections: ConnectionCount
 
-    func add(to router: Router<ServiceRequestContext>) {
+    /// The answer when the WebSocket router declines an upgrade (it cannot send a body of its own): the
+    /// tracker limit as 503, anything else that is no upgrade as 400.
+    func addRefusals(to router: Router<ServiceRequestContext>) {
         let connections = self.connections
-        router.ws("v1/track") { _, _ in
-            guard connections.current < connections.limit else {
-                throw ServiceError(.overloaded, "\(connections.limit) tracking connections are open; retry later")
+        router.get("v1/track") { _, _ -> Response in
+            if connections.current >= connections.limit {
+                var headers = HTTPFields()
+                headers[.retryAfter] = "\(gate.admission.retryAfterSeconds)"
+                throw ServiceError(.overloaded, "\(connections.limit) tracking connections are open; retry later", headers: headers)
             }
-            return .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
+            throw ServiceError(.badRequest, "/v1/track is a WebSocket: send Connection: Upgrade and Upgrade: websocket")
+        }
+    }
+
+    /// The WebSocket route. Refusals after the upgrade are close frames (a declined upgrade has no body to
+    /// explain itself): 1008 for a missing or wrong API key, 1013 (try again later) beyond the connection limit.
+    func add(to router: Router<ServiceRequestContext>, apiKey: String?) {
+        let connections = self.connections
+        router.ws("v1/track") { inbound, outbound, context in
+            if let apiKey, !APIKeyMiddleware.authorized(context.request, key: apiKey) {
+                try await outbound.close(.policyViolation, reason: "unauthorized: send the API key in X-API-Key or Authorization: Bearer")
+                return
+            }
             guard connections.open() else {
-                try await outbound.close(.policyViolation, reason: "too many tracking connections")
+                try await outbound.close(.unknown(1013), reason: "\(connections.limit) tracking connections are open; try again later")
                 return
             }
             gate.metrics.webSocketOpened()

@@ -61,7 +61,7 @@ import VisageService
             T.expectDocumented(none, "POST", "/v1/faces")
 
             let astronaut = try T.sample("astronaut.png")   // 512×512 > the 160 000-pixel limit
-            let cases: [(Data, String)] = [(astronaut, "image_too_large"), (astronaut.prefix(astronaut.count / 2), "truncated_image"), (Data(), "empty_image")]
+            let cases: [(Data, String)] = [(astronaut, "image_too_large"), (coins.prefix(coins.count / 2), "truncated_image"), (Data(), "empty_image")]
             for (bytes, code) in cases {
                 let response = try await client.execute(uri: "/v1/faces", method: .post, headers: [.contentType: "image/png"], body: ByteBuffer(bytes: bytes))
                 #expect(response.status == .unprocessableContent, "\(code)")

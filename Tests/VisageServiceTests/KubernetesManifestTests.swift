@@ -5,7 +5,7 @@ import Yams
 /// docs/kubernetes/visage.yaml parses, and says what the service does: probes on /readyz and /healthz
 /// at the container's port, flags `visage serve` has, a grace period longer than the request deadline.
 @Suite struct KubernetesManifestTests {
-    static let documents: [[String: Any]] = {
+    nonisolated(unsafe) static let documents: [[String: Any]] = {
         let url = CLI.packageRoot.appendingPathComponent("docs/kubernetes/visage.yaml")
         let text = try! String(contentsOf: url, encoding: .utf8)
         return try! Yams.load_all(yaml: text).compactMap { $0 as? [String: Any] }

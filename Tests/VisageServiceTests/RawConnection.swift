@@ -7,7 +7,7 @@ import Darwin
 
 /// A plain TCP connection to the live service, for what HTTP clients do not do on purpose: drip a
 /// body, stream past a limit without Content-Length, or hang up mid-request.
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {
     private let socket: Int32
 
     init(port: Int) throws {
@@ -42,7 +42,15 @@ final class RawConnection {
         }
     }
 
-    /// Everything the server sends until it closes or `timeout` seconds of silence.
+    /// The response, read on a thread of its own: a blocking read on Swift's cooperative pool would
+    /// starve the server under test, which runs on the same pool.
+    func response() async -> String {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.receive()) }.start()
+        }
+    }
+
+    /// Everything the server sends until it closes, the response is complete, or 10 s of silence.
     func receive() -> String {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)

@@ -13,7 +13,21 @@ import Testing
         private(set) var port = 0
         private var log = ""
 
-        init(_ arguments: [String]) throws {
+        /// Starts the server and reads its log until it names its port, on a thread of its own.
+        static func start(_ arguments: [String]) async throws -> Server {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread { continuation.resume(with: Result { try Server(arguments) }) }.start()
+            }
+        }
+
+        /// The exit, awaited on a thread of its own.
+        func exit() async {
+            await withCheckedContinuation { continuation in
+                Thread { self.process.waitUntilExit(); continuation.resume() }.start()
+            }
+        }
+
+        private init(_ arguments: [String]) throws {
             process.executableURL = CLI.executable
             process.arguments = ["serve", "--port", "0"] + arguments
             process.currentDirectoryURL = CLI.packageRoot
@@ -30,19 +44,19 @@ import Testing
             }
         }
 
-        func get(_ path: String) throws -> String {
+        func get(_ path: String) async throws -> String {
             let connection = try RawConnection(port: port)
             connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
-            return connection.receive()
+            return await connection.response()
         }
     }
 
     @Test func sigtermDrainsAcceptedWorkClosesWebSocketsAndExitsZero() async throws {
-        let server = try Server(["--max-inferences", "1"])
+        let server = try await Server.start(["--max-inferences", "1"])
         #expect(server.port > 0)
         var ready = false
         for _ in 0..<600 where !ready {
-            ready = try server.get("/readyz").hasPrefix("HTTP/1.1 200")
+            ready = try await server.get("/readyz").hasPrefix("HTTP/1.1 200")
             if !ready { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(ready)
@@ -65,13 +79,13 @@ import Testing
         try await Task.sleep(for: .milliseconds(50))
         kill(server.process.processIdentifier, SIGTERM)
         for connection in connections {
-            let answer = connection.receive()
+            let answer = await connection.response()
             #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(300))")
             #expect(answer.contains("\"faces\":[{"))
         }
         let frame = try await closeFrame.value
         #expect(frame?.closeCode == .normalClosure)
-        server.process.waitUntilExit()
+        await server.exit()
         #expect(server.process.terminationReason == .exit)
         #expect(server.process.terminationStatus == 0)
         // New connections are refused once it has stopped.
