@@ -12,15 +12,15 @@ import VisageService
 @Suite(.serialized) struct LiveLimitTests {
     typealias T = ServiceTesting
 
-    /// 24 requests at once against 2 slots and 2 queue places: the rest are refused at once with 503 and
+    /// 16 requests at once against 2 slots and 2 queue places: the rest are refused at once with 503 and
     /// Retry-After, and every accepted request is answered with its own correct record.
     @Test func burstGetsOnly200sAnd503sAndEveryAcceptedRequestIsRight() async throws {
-        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(150))
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(100))
         let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 2; $0.queueLength = 2 }, analyzer: analyzer)
         try await app.test(.ahc(.http)) { client in
             try await T.waitUntilReady(client)
             let results = try await withThrowingTaskGroup(of: (Int, TestResponse, Duration).self) { group in
-                for index in 0..<24 {
+                for index in 0..<16 {
                     group.addTask {
                         let start = ContinuousClock.now
                         let response = try await client.execute(
@@ -33,7 +33,7 @@ import VisageService
             }
             let accepted = results.filter { $0.1.status == .ok }
             let refused = results.filter { $0.1.status == .serviceUnavailable }
-            #expect(accepted.count + refused.count == 24)
+            #expect(accepted.count + refused.count == 16)
             #expect(accepted.count >= 4)
             #expect(refused.count >= 1)
             for (index, response, _) in accepted {

@@ -16,6 +16,9 @@ enum ServiceTesting {
         configuration.port = 0
         configuration.maxConcurrentInferences = 2
         configuration.queueLength = 2
+        // Debug builds on a busy machine: the limits under test set their own short times.
+        configuration.requestDeadline = .seconds(300)
+        configuration.bodyTimeout = .seconds(120)
         change(&configuration)
         return configuration
     }
