@@ -4,6 +4,7 @@
 #
 #   bin/visage                   the command-line tool
 #   share/visage/                the five model files and their NOTICE (origin, licence, SHA-256)
+#   share/visage/service/        visage serve's page, openapi.yaml and docs.html
 #   share/doc/visage/            NOTICE (what is inside and under which licence) and the licence texts
 #
 # Unpacked under any prefix it runs as is: `visage` finds its models in <bin>/../share/visage
@@ -35,6 +36,10 @@ for model in "$root"/Models/*.tflite "$root"/Models/*.binarypb; do
     install -m 644 "$model" "$stage/share/visage/$(basename "$model")"
 done
 install -m 644 "$root/Models/NOTICE" "$stage/share/visage/NOTICE"
+# visage serve's bundled files (the page, openapi.yaml, docs.html): ServiceResources finds them in
+# <bin>/../share/visage/service.
+mkdir -p "$stage/share/visage/service"
+cp -R "$root/Sources/VisageService/Resources/." "$stage/share/visage/service/"
 
 # Licences of what the binary contains.
 doc="$stage/share/doc/visage"

@@ -9,19 +9,24 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
     let stageDelay: Duration
     let stages: Int
     let warmUpDelay: Duration
+    /// When set, warming up waits until it is signalled (readiness tests).
+    let warmUpGate: DispatchSemaphore?
     private let lock = NSLock()
     private var running = 0
     private(set) var peakRunning = 0
     private(set) var stopped = 0
     private(set) var completed = 0
 
-    init(stageDelay: Duration = .zero, stages: Int = 2, warmUpDelay: Duration = .zero) {
-        (self.stageDelay, self.stages, self.warmUpDelay) = (stageDelay, stages, warmUpDelay)
+    init(stageDelay: Duration = .zero, stages: Int = 2, warmUpDelay: Duration = .zero, warmUpGate: DispatchSemaphore? = nil) {
+        (self.stageDelay, self.stages, self.warmUpDelay, self.warmUpGate) = (stageDelay, stages, warmUpDelay, warmUpGate)
     }
 
     var counts: (peak: Int, stopped: Int, completed: Int) { lock.withLock { (peakRunning, stopped, completed) } }
 
-    func warmUp() throws { Thread.sleep(forTimeInterval: seconds(warmUpDelay)) }
+    func warmUp() throws {
+        warmUpGate?.wait()
+        Thread.sleep(forTimeInterval: seconds(warmUpDelay))
+    }
 
     private func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

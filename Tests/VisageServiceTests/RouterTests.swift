@@ -37,12 +37,15 @@ import VisageService
     }
 
     @Test func readyzIsNotReadyUntilTheModelsAreWarm() async throws {
-        let app = try buildApplication(T.configuration(), analyzer: FakeAnalyzer(warmUpDelay: .milliseconds(600)))
+        let gate = DispatchSemaphore(value: 0)
+        let app = try buildApplication(T.configuration(), analyzer: FakeAnalyzer(warmUpGate: gate))
         try await app.test(.router) { client in
             let early = try await client.execute(uri: "/readyz", method: .get)
             #expect(early.status == .serviceUnavailable)
             #expect(T.errorCode(early) == "not_ready")
             T.expectDocumented(early, "GET", "/readyz")
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+            gate.signal()
             try await T.waitUntilReady(client)
         }
     }
