@@ -13,6 +13,7 @@ struct VisageCommand: AsyncParsableCommand {
     /// Parses and runs with Visage's exit codes: usage errors exit 2 (swift-argument-parser's own
     /// default is 64), processing errors 1.
     static func main() async {
+        PeakMemoryReport.registerIfAsked()
         if let problem = KernelISA.requestProblem(ProcessInfo.processInfo.environment["VISAGE_KERNELS"]) {
             FileHandle.standardError.write(Data("warning: \(problem)\n".utf8))
         }
@@ -30,6 +31,26 @@ struct VisageCommand: AsyncParsableCommand {
                 Foundation.exit(2)
             }
             exit(withError: error)
+        }
+    }
+}
+
+/// With `VISAGE_PEAK_MEMORY_FILE` set, the process writes its peak resident memory (VmHWM, bytes) to that
+/// file at exit. Tests read it instead of wait4's ru_maxrss, which on Linux also counts the spawning
+/// process's memory from before the exec.
+enum PeakMemoryReport {
+    nonisolated(unsafe) private static var path: String?
+
+    static func registerIfAsked() {
+        guard let path = ProcessInfo.processInfo.environment["VISAGE_PEAK_MEMORY_FILE"], !path.isEmpty else { return }
+        Self.path = path
+        atexit {
+            guard let path = PeakMemoryReport.path,
+                  let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                  let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+            else { return }
+            try? Data("\(kib * 1024)".utf8).write(to: URL(fileURLWithPath: path))
         }
     }
 }

@@ -29,12 +29,18 @@ struct MeasuredRun {
         posix_spawn_file_actions_addopen(&actions, 2, err.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         let executable = CLIRunner.executable.path
+        // The child's own peak (PeakMemoryReport); wait4's ru_maxrss also counts this test process's
+        // memory from before the child's exec, however small the child.
+        let peakFile = folder.appendingPathComponent("peak")
+        let environment = ProcessInfo.processInfo.environment.merging(["VISAGE_PEAK_MEMORY_FILE": peakFile.path]) { $1 }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let clock = ContinuousClock()
         let start = clock.now
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
         var status: Int32 = 0
         var usage = rusage()
@@ -47,6 +53,7 @@ struct MeasuredRun {
         return MeasuredRun(
             status: exit, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self),
-            peakMemory: Int(usage.ru_maxrss) * 1024, elapsed: elapsed)
+            peakMemory: (try? String(contentsOf: peakFile, encoding: .utf8)).flatMap { Int($0) } ?? Int(usage.ru_maxrss) * 1024,
+            elapsed: elapsed)
     }
 }
