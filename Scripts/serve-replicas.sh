@@ -51,6 +51,10 @@ http {
     uwsgi_temp_path $work/uwsgi;
     scgi_temp_path $work/scgi;
     client_max_body_size 20m;
+    # Bodies stay in memory: nginx's workers (nobody, when started as root) cannot write into this
+    # private temporary folder, and an image body must never touch the disk anyway.
+    client_body_buffer_size 20m;
+    proxy_buffering off;
     upstream visage {
         server 127.0.0.1:${ports[0]} max_fails=1 fail_timeout=2s;
         server 127.0.0.1:${ports[1]} max_fails=1 fail_timeout=2s;
