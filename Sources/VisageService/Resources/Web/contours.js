@@ -21,7 +21,7 @@ export function contourOptions(form) {
     ...common,
     art: true,
     pivotRange: `${low('pivotMin', 'pivotMax')}...${high('pivotMin', 'pivotMax')}`,
-    adjustmentRange: `${low('adjustMin', 'adjustMax')}...${high('adjustMin', 'adjustMax')}`,
+    adjustRange: `${low('adjustMin', 'adjustMax')}...${high('adjustMin', 'adjustMax')}`,
     steps: value('steps'),
     iou: value('iou'),
   };
