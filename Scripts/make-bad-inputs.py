@@ -371,6 +371,12 @@ def model_corpus():
     add("model-huge-tensor.tflite", g.serialize([x], [y]), "model", "model_invalid", "a 2^40×3-element activation")
 
     g = Graph()
+    x = g.tensor((1, 3 << 20))
+    y = g.op("ADD", [x, x], (1, 3 << 20))
+    add("model-arena-over-limit.tflite", g.serialize([x], [y]), "model", "model_invalid",
+        "two 12 MiB activations alive together: each under the activation limit for its size, the arena over it")
+
+    g = Graph()
     x = g.tensor((1, -4))
     y = g.op("RELU", [x], (1, -4))
     add("model-negative-shape.tflite", g.serialize([x], [y]), "model", "model_invalid", "a shape of [1, -4]")
@@ -384,6 +390,10 @@ def model_corpus():
     # Fuzzing finding (FUZZING.md): a model whose subgraph lists no inputs loads and runs.
     add("model-no-inputs.tflite", (ROOT / "Fuzz/Seeds/tflite/finding-no-inputs.tflite").read_bytes(), "model", "ok",
         "found by Scripts/fuzz.sh tflite: a subgraph with an empty input list (the harness trapped on withInput(0))")
+    # Fuzzing finding 2: 380 bytes declaring a 264 MB input, over the activation limit for its size.
+    add("model-huge-activations.tflite", (ROOT / "Fuzz/Seeds/tflite/finding-timeout-arena.tflite").read_bytes(), "model",
+        "model_invalid", "found by Scripts/fuzz.sh tflite: 380 bytes whose [524289,7,6,3] input needs 264 MB, "
+        "over the 16 MiB + 64 B/byte activation limit (it used to be allocated and zeroed)")
 
     g = Graph()
     x = g.tensor((1, 4))

@@ -15,10 +15,8 @@ public final class Interpreter {
         self.model = model
         self.options = options
         let plan = model.plan
+        // Bounded at load: the arena by `Graph.activationByteLimit`, the constants by the file's own bytes.
         storageCount = plan.arenaCount + plan.constants.count
-        guard storageCount <= ExecutionPlan.maximumArenaCount else {
-            throw .modelInvalid(reason: "the plan needs \(storageCount * 4) bytes, over the \(ExecutionPlan.maximumArenaCount * 4)-byte limit")
-        }
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: max(storageCount, 1))
         storage.initialize(repeating: 0, count: max(storageCount, 1))
         plan.constants.withUnsafeBufferPointer { constants in

@@ -33,6 +33,30 @@ struct MalformedModelTests {
         }
     }
 
+    /// Fuzzing finding 2: 380 bytes declaring a 264 MB input are refused before anything is allocated.
+    @Test func activationOverTheLimitForTheFileSizeIsRefused() throws {
+        let data = try Data(contentsOf: Self.corpus.appendingPathComponent("model-huge-activations.tflite"))
+        #expect(data.count == 380)
+        let limit = 16 << 20 + 64 * 380
+        #expect(throws: ModelError.modelInvalid(reason: "activation tensor t0 of shape [524289, 7, 6, 3] needs "
+            + "\(524_289 * 7 * 6 * 3 * 4) bytes, over the \(limit)-byte limit for a 380-byte model")) {
+            try Model(data: data)
+        }
+    }
+
+    /// Two 12 MiB activations alive at once: each fits the limit, the arena holding both does not.
+    @Test func arenaOverTheLimitIsRefusedNamingTheTensor() throws {
+        let data = try Data(contentsOf: Self.corpus.appendingPathComponent("model-arena-over-limit.tflite"))
+        let limit = 16 << 20 + 64 * data.count
+        #expect(throws: ModelError.modelInvalid(reason: "the activation arena reaches \(2 * 12 << 20) bytes at tensor t1 "
+            + "(\(12 << 20) bytes), over the model's \(limit)-byte limit")) {
+            try Model(data: data)
+        }
+    }
+
+    static let corpus = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Corpus")
+
     /// A bounded run of the mutation fuzzer (the release CLI runs ≥ 100,000: `visage benchmark --fuzz`).
     @Test func mutantsLoadOrThrow() throws {
         let seeds = try [BundledModel.faceDetectorShortRange.load(), BundledModel.faceBlendshapes.load()]

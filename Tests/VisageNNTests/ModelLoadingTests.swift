@@ -29,6 +29,13 @@ struct ModelLoadingTests {
         #expect(report.arenaBytes < report.activationBytes)
     }
 
+    /// The activation limit for untrusted files leaves the bundled models ample room (4× at least).
+    @Test(arguments: networks)
+    func arenaIsWellUnderTheActivationLimit(model: BundledModel) throws {
+        let report = try Model(data: try model.load()).memoryReport
+        #expect(report.arenaBytes * 4 <= report.arenaLimitBytes, "\(model.fileName): \(report.arenaBytes) of \(report.arenaLimitBytes) bytes")
+    }
+
     @Test func namedTensorsResolve() throws {
         let model = try Model(data: try BundledModel.faceMesh.load())
         let interpreter = try Interpreter(model: model)

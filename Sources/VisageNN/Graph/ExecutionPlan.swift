@@ -10,7 +10,4 @@ struct ExecutionPlan: Sendable {
     /// Float constants operations read at run time (small: scalars, slopes, biases of elementwise ops).
     var constants: [Float]
     var memory: MemoryReport
-
-    /// Largest arena a model may ask for (1 GiB): a forged model cannot make an interpreter allocate more.
-    static let maximumArenaCount = 1 << 28
 }

@@ -8,9 +8,25 @@ struct Graph: Sendable {
     var operators: [GraphOperator]
     var inputs: [Int]
     var outputs: [Int]
+    /// Bytes of activations (each tensor alone, and the planned arena) this model may ask for.
+    var activationByteLimit: Int
 
     /// Largest element count one tensor may declare; keeps a forged shape from asking for gigabytes.
     static let maximumTensorElements = 1 << 26
+
+    /// The activation memory a file of `fileBytes` may claim: 16 MiB, plus 64 bytes per byte of
+    /// file, at most 1 GiB. Activations are not stored in the file, so a few hundred forged bytes
+    /// could otherwise declare a gigabyte that every interpreter allocates and zeroes. Real models
+    /// sit far below: MediaPipe's face models plan arenas of 0.2–8 bytes per byte of file (the
+    /// short-range detector: 1.7 MiB for 230 KB, limit 30 MiB); the 16 MiB floor leaves tiny
+    /// single-operator models room for a 1024×1024×4 float image.
+    static func activationByteLimit(fileBytes: Int) -> Int {
+        let (perByte, overflow) = fileBytes.multipliedReportingOverflow(by: 64)
+        return overflow ? maximumActivationBytes : min(maximumActivationBytes, 16 << 20 + perByte)
+    }
+
+    /// Most activation memory any model may claim (1 GiB), whatever its size.
+    static let maximumActivationBytes = 1 << 30
 }
 
 /// One tensor of the graph.

@@ -11,6 +11,8 @@ package struct MemoryReport: Sendable, Equatable, CustomStringConvertible {
     package var peakLiveActivationBytes: Int
     /// Total size of all activations, as an arena without reuse would need.
     package var activationBytes: Int
+    /// Most the arena may take for a file of this size (`Graph.activationByteLimit`).
+    package var arenaLimitBytes: Int
 
     package var description: String {
         func megabytes(_ bytes: Int) -> String {

@@ -381,8 +381,9 @@ enum Planner {
             placed.append((offset, size, tensor))
             placements[tensor] = .arena(offset)
             arenaCount = max(arenaCount, offset + size)
-            guard arenaCount <= ExecutionPlan.maximumArenaCount else {
-                throw .modelInvalid(reason: "activations need more than \(ExecutionPlan.maximumArenaCount * 4) bytes")
+            guard arenaCount * 4 <= graph.activationByteLimit else {
+                throw .modelInvalid(reason: "the activation arena reaches \(arenaCount * 4) bytes at tensor "
+                    + "\(graph.tensors[tensor].name) (\(size * 4) bytes), over the model's \(graph.activationByteLimit)-byte limit")
             }
         }
         for tensor in 0 ..< tensorCount where alias[tensor] != tensor {
@@ -395,7 +396,7 @@ enum Planner {
         }
         let memory = MemoryReport(
             arenaBytes: arenaCount * 4, weightBytes: weights * 4, peakLiveActivationBytes: peak * 4,
-            activationBytes: buffers.reduce(0) { $0 + floats($1) } * 4)
+            activationBytes: buffers.reduce(0) { $0 + floats($1) } * 4, arenaLimitBytes: graph.activationByteLimit)
         return ExecutionPlan(operations: operations, placements: placements, arenaCount: arenaCount, constants: constants, memory: memory)
     }
 }

@@ -22,6 +22,7 @@ enum TFLiteImporter {
         }
         let buffers = try model.vector(4, elementSize: 4, "buffers")
         let subgraph = try subgraphs.table(0, "subgraph 0")
+        let activationByteLimit = Graph.activationByteLimit(fileBytes: bytes.count)
 
         guard let tensorTables = try subgraph.vector(0, elementSize: 4, "tensors") else {
             throw .modelInvalid(reason: "subgraph 0 has no tensors")
@@ -29,7 +30,9 @@ enum TFLiteImporter {
         var tensors: [GraphTensor] = []
         tensors.reserveCapacity(tensorTables.count)
         for index in 0 ..< tensorTables.count {
-            tensors.append(try tensor(try tensorTables.table(index, "tensor \(index)"), index: index, buffers: buffers, file: file))
+            tensors.append(try tensor(
+                try tensorTables.table(index, "tensor \(index)"), index: index, buffers: buffers, file: file,
+                activationByteLimit: activationByteLimit))
         }
         let inputs = try indices(subgraph, 1, "inputs", tensorCount: tensors.count, optional: false)
         let outputs = try indices(subgraph, 2, "outputs", tensorCount: tensors.count, optional: false)
@@ -51,7 +54,8 @@ enum TFLiteImporter {
                     options: try options(of: table, code: code)))
             }
         }
-        return Graph(tensors: tensors, operators: operators, inputs: inputs, outputs: outputs)
+        return Graph(
+            tensors: tensors, operators: operators, inputs: inputs, outputs: outputs, activationByteLimit: activationByteLimit)
     }
 
     /// The builtin code of each operator code entry; custom operators become a deferred error,
@@ -85,7 +89,7 @@ enum TFLiteImporter {
     }
 
     private static func tensor(
-        _ table: FlatTable, index: Int, buffers: FlatVector?, file: FlatBuffer
+        _ table: FlatTable, index: Int, buffers: FlatVector?, file: FlatBuffer, activationByteLimit: Int
     ) throws(ModelError) -> GraphTensor {
         let name = try table.string(3, "name") ?? "tensor \(index)"
         let shape = try table.vector(0, elementSize: 4, "shape")?.int32s() ?? []
@@ -113,6 +117,11 @@ enum TFLiteImporter {
         let bufferIndex = Int(try table.uint32(2))
         let data = try bufferBytes(bufferIndex, of: name, buffers: buffers, file: file)
         guard let data, !data.isEmpty else {
+            // An activation: held as float32 at run time, and its size is not backed by the file's bytes.
+            guard elements * 4 <= activationByteLimit else {
+                throw .modelInvalid(reason: "activation tensor \(name) of shape \(shape) needs \(elements * 4) bytes, over the "
+                    + "\(activationByteLimit)-byte limit for a \(file.bytes.count)-byte model")
+            }
             return GraphTensor(name: name, shape: shape, type: type, constant: nil)
         }
         let (expected, overflow) = elements.multipliedReportingOverflow(by: type.size)
