@@ -102,8 +102,8 @@ public enum ModelLocation {
 
     /// The folder of the running executable with symbolic links resolved (so a link in
     /// `/usr/local/bin` finds the prefix of the file it points at), then the folder it was started
-    /// from when that differs, and the main bundle's.
-    private static let executableFolders: [URL] = {
+    /// from when that differs, and the main bundle's. The service looks for its own files in the same places.
+    package static let executableFolders: [URL] = {
         var folders: [URL] = []
         #if os(Linux)
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {

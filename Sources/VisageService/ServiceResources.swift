@@ -1,4 +1,5 @@
 import Foundation
+import Visage
 
 /// Where the service finds its bundled files (the page's `Web/` folder, `openapi.yaml`, `docs.html`),
 /// without SwiftPM's `Bundle.module`, which traps when a binary is copied out of `.build`.
@@ -40,19 +41,6 @@ public enum ServiceResources {
         folder.flatMap { try? Data(contentsOf: $0.appendingPathComponent(name)) }
     }
 
-    /// The running executable's folder, with links resolved, and the folder it was started from.
-    private static var executableFolders: [URL] {
-        var folders: [URL] = []
-        #if os(Linux)
-        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append(URL(fileURLWithPath: target).deletingLastPathComponent())
-        }
-        #endif
-        if let executable = Bundle.main.executableURL {
-            folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
-            folders.append(executable.deletingLastPathComponent())
-        }
-        var seen = Set<String>()
-        return folders.map(\.standardizedFileURL).filter { seen.insert($0.path).inserted }
-    }
+    /// The running executable's folders, as the models are found (links resolved, then as started).
+    private static var executableFolders: [URL] { ModelLocation.executableFolders }
 }
