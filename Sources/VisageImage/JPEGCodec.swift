@@ -54,19 +54,22 @@ package enum JPEGCodec {
 
     /// The smallest libjpeg scaled-IDCT numerator (n/8, n ≤ 8) whose longer side still reaches `minimum`.
     static func scaleNumerator(width: Int, height: Int, atLeast minimum: Int) -> Int {
-        var best = 8
-        for numerator in stride(from: 8, through: 1, by: -1) {
-            let scaled = scaledSize(width: width, height: height, numerator: numerator)
-            if max(scaled.width, scaled.height) >= minimum { best = numerator }
-        }
-        return best
+        smallestNumerator(among: stride(from: 7, through: 1, by: -1), width: width, height: height, atLeast: minimum)
     }
 
     /// The smallest of libjpeg's halving scales (8, 4, 2, 1 eighths), whose reduced IDCTs are the fast
     /// ones, whose longer side still reaches `minimum`.
     package static func halvingScaleNumerator(width: Int, height: Int, atLeast minimum: Int) -> Int {
+        smallestNumerator(among: [4, 2, 1], width: width, height: height, atLeast: minimum)
+    }
+
+    /// The smallest of `numerators` (eighths, largest first) whose scaled longer side still reaches
+    /// `minimum`; 8 when none does. The scaled size shrinks with the numerator, so the first miss ends it.
+    private static func smallestNumerator(
+        among numerators: some Sequence<Int>, width: Int, height: Int, atLeast minimum: Int
+    ) -> Int {
         var best = 8
-        for numerator in [4, 2, 1] {
+        for numerator in numerators {
             let scaled = scaledSize(width: width, height: height, numerator: numerator)
             guard max(scaled.width, scaled.height) >= minimum else { break }
             best = numerator
@@ -77,11 +80,6 @@ package enum JPEGCodec {
     /// The output size libjpeg computes for a scale of `numerator`/8 (rounded up, as `jdiv_round_up`).
     package static func scaledSize(width: Int, height: Int, numerator: Int) -> (width: Int, height: Int) {
         ((width * numerator + 7) / 8, (height * numerator + 7) / 8)
-    }
-
-    /// The smallest scaled-IDCT size (factors ≤ 1) whose longer side still reaches `minimum`.
-    static func scaledSize(width: Int, height: Int, atLeast minimum: Int) -> (width: Int, height: Int) {
-        scaledSize(width: width, height: height, numerator: scaleNumerator(width: width, height: height, atLeast: minimum))
     }
 
     /// CMYK to RGB as Pillow converts it: `R = (255 − K) − (C × (255 − K)) / 255`, rounded the same way.
