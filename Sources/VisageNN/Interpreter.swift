@@ -10,6 +10,8 @@ public final class Interpreter {
     private let storageCount: Int
     /// Indexed by tensor id.
     private let pointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// The helper threads operators split over, kept for the interpreter's life (none at 1 thread).
+    private let workers: Workers
 
     public init(model: Model, options: InterpreterOptions = .init()) throws(ModelError) {
         self.model = model
@@ -25,6 +27,7 @@ public final class Interpreter {
             }
         }
         self.storage = storage
+        workers = Workers(pool: options.threads > 1 ? WorkerPool(helpers: options.threads - 1) : nil)
         let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(plan.placements.count, 1))
         self.pointers = pointers
         for (tensor, placement) in plan.placements.enumerated() {
@@ -58,7 +61,7 @@ public final class Interpreter {
     public func invoke() throws(ModelError) {
         let pointers = UnsafePointer(self.pointers)
         for operation in model.plan.operations {
-            operation.run(pointers, threads: options.threads)
+            operation.run(pointers, workers: workers)
         }
     }
 
@@ -69,7 +72,7 @@ public final class Interpreter {
         var totals: [String: Double] = [:]
         for operation in model.plan.operations {
             let start = ContinuousClock.now
-            operation.run(pointers, threads: options.threads)
+            operation.run(pointers, workers: workers)
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             totals[String(describing: type(of: operation)), default: 0] += seconds
@@ -83,7 +86,7 @@ public final class Interpreter {
         let pointers = UnsafePointer(self.pointers)
         return model.plan.operations.map { operation in
             let start = ContinuousClock.now
-            operation.run(pointers, threads: options.threads)
+            operation.run(pointers, workers: workers)
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             return (operation.summary, operation.multiplyAccumulates, seconds)

@@ -77,7 +77,7 @@ struct BinaryOperation: Operation {
         }
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[a]), y = UnsafePointer(tensors[b]), out = tensors[output]
         switch (layout, function) {
         case (.equal(let count), .add) where slopes == nil:

@@ -38,7 +38,7 @@ struct ConcatenationOperation: Operation {
         (minimum, maximum) = activation.bounds
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         var to = tensors[output]
         for outer in 0 ..< outerCount {
             for (tensor, chunk) in zip(inputs, chunks) {

@@ -90,12 +90,12 @@ struct ConvolutionOperation: Operation {
         self.residualChannels = residualChannels
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let r = residual.map { UnsafePointer(tensors[$0]) }
         let residualBatchStride = outputBatchStride / kernel.shape.outputChannels * residualChannels
         for image in 0 ..< batch {
-            forEachRowRange(kernel.shape.outputHeight, threads: threads, work: kernel.shape.multiplyAccumulates) { rows in
+            forEachRowRange(kernel.shape.outputHeight, workers: workers, work: kernel.shape.multiplyAccumulates) { rows in
                 kernel.run(
                     input: x + image * inputBatchStride, residual: r.map { $0 + image * residualBatchStride },
                     residualChannels: residualChannels, output: y + image * outputBatchStride, outputRows: rows)

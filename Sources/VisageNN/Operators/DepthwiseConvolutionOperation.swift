@@ -68,10 +68,10 @@ struct DepthwiseConvolutionOperation: Operation {
         outputBatchStride = height * width * channels
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         for image in 0 ..< batch {
-            forEachRowRange(kernel.shape.outputHeight, threads: threads, work: kernel.shape.multiplyAccumulates) { rows in
+            forEachRowRange(kernel.shape.outputHeight, workers: workers, work: kernel.shape.multiplyAccumulates) { rows in
                 kernel.run(input: x + image * inputBatchStride, output: y + image * outputBatchStride, outputRows: rows)
             }
         }

@@ -26,7 +26,7 @@ struct LayerNormalizationOperation: Operation {
         gamma = fusion.gamma
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let channels = channels, epsilon = epsilon, scale = 1 / Float(channels)
         let vectors = channels & ~3, octets = channels & ~7

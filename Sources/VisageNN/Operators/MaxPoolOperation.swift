@@ -33,12 +33,12 @@ struct MaxPoolOperation: Operation {
         (minimum, maximum) = (activation ?? options.activation).bounds
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let inputStride = shape.inputHeight * shape.inputWidth * shape.inputChannels
         let outputStride = shape.outputHeight * shape.outputWidth * shape.outputChannels
         for image in 0 ..< batch {
-            forEachRowRange(shape.outputHeight, threads: threads, work: outputStride * shape.kernelHeight * shape.kernelWidth) { rows in
+            forEachRowRange(shape.outputHeight, workers: workers, work: outputStride * shape.kernelHeight * shape.kernelWidth) { rows in
                 Pooling.maxPool(
                     shape: shape, input: x + image * inputStride, output: y + image * outputStride, outputRows: rows,
                     min: minimum, max: maximum)

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Where every tensor lives during one invocation, indexed by tensor id.
 typealias TensorPointers = UnsafePointer<UnsafeMutablePointer<Float>>
 
@@ -13,7 +11,7 @@ protocol Operation: Sendable {
     var reads: [Int] { get }
     /// Tensors written.
     var writes: [Int] { get }
-    func run(_ tensors: TensorPointers, threads: Int)
+    func run(_ tensors: TensorPointers, workers: Workers)
     /// What a per-layer profile shows: the kind and the shapes that decide its cost.
     var summary: String { get }
     /// Multiply-accumulates per run, for throughput in profiles (0 where it means nothing).
@@ -25,31 +23,28 @@ extension Operation {
     var multiplyAccumulates: Int { 0 }
 }
 
-/// Splits `0..<rows` into up to `threads` contiguous ranges and runs `body` on each, in
+/// Who runs an operation: the calling thread alone, or it and an interpreter's helper threads.
+struct Workers {
+    let pool: WorkerPool?
+    static let callerOnly = Workers(pool: nil)
+    var count: Int { (pool?.helperCount ?? 0) + 1 }
+}
+
+/// Splits `0..<rows` into up to `workers.count` contiguous ranges and runs `body` on each, in
 /// parallel when more than one. `work` (multiply-accumulates, say) keeps small layers on one
-/// thread, where waking another would cost more than it saves.
+/// thread, where handing off would cost more than it saves.
 @inline(__always)
-func forEachRowRange(_ rows: Int, threads: Int, work: Int, _ body: (Range<Int>) -> Void) {
-    let parts = min(threads, rows, max(1, work / minimumWorkPerThread))
-    guard parts > 1 else {
+func forEachRowRange(_ rows: Int, workers: Workers, work: Int, _ body: (Range<Int>) -> Void) {
+    let parts = min(workers.count, rows, max(1, work / minimumWorkPerThread))
+    guard parts > 1, let pool = workers.pool else {
         body(0 ..< rows)
         return
     }
-    withoutActuallyEscaping(body) { body in
-        // concurrentPerform returns only when every part is done, so `body` and the pointers it
-        // captures outlive all uses; each part writes disjoint rows.
-        let shared = UncheckedSendable(body)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            shared.value(rows * part / parts ..< rows * (part + 1) / parts)
-        }
+    // `run` returns only when every part is done; each part writes disjoint rows.
+    pool.run(parts: parts) { part in
+        body(rows * part / parts ..< rows * (part + 1) / parts)
     }
 }
 
 /// About 10 µs of convolution on one core: less than that per thread does not pay for the hand-off.
 private let minimumWorkPerThread = 200_000
-
-/// Carries a value across a `@Sendable` boundary the caller has proven safe.
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

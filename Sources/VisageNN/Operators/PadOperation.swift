@@ -45,7 +45,7 @@ struct PadOperation: Operation {
         outputCount = padded.reduce(1, *)
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let rowLength = inputShape[3]
         let channelsOnly = before[0] == 0 && before[1] == 0 && before[2] == 0

@@ -36,7 +36,7 @@ struct ReductionOperation: Operation {
         divisor = mean ? Float(max(reducedCount, 1)) : 1
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         if let run = trailingRun {
             for index in 0 ..< outputCount {

@@ -53,7 +53,7 @@ struct ResizeBilinearOperation: Operation {
         columns = samples(input: shape[2], output: size[1])
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         if let residual {
             resize(tensors, adding: UnsafePointer(tensors[residual]), add: true)
         } else {

@@ -53,7 +53,7 @@ struct StridedSliceOperation: Operation {
         walk = StridedWalk(dimensions: dimensions, stridesA: strides, stridesB: strides.map { _ in 0 }, baseA: base)
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         walk.forEach { index, from, _ in y[index] = x[from] }
     }

@@ -30,7 +30,7 @@ struct TransposeOperation: Operation {
         }
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         if let (count, rows, columns) = matrices {
             for matrix in 0 ..< count {

@@ -23,7 +23,7 @@ struct UnaryOperation: Operation {
         count = shape.reduce(1, *)
     }
 
-    func run(_ tensors: TensorPointers, threads: Int) {
+    func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         switch function {
         case .negate: for index in 0 ..< count { y[index] = -x[index] }
