@@ -79,9 +79,16 @@ public struct FaceDetector: Sendable {
         _ faces: [DetectedFace], in image: Image, orientation: ImageOrientation? = nil, mesh: Bool = false,
         captureQuality: Bool = false
     ) throws(FaceDetectionError) -> [AnalyzedFace] {
+        try analyzed(faces, from: RegionSource(image, orientation: orientation), mesh: mesh, captureQuality: captureQuality)
+    }
+
+    /// The mesh stage on faces found in the picture `source` holds, its pixels taken per region.
+    package func analyzed(
+        _ faces: [DetectedFace], from source: RegionSource, mesh: Bool = false, captureQuality: Bool = false
+    ) throws(FaceDetectionError) -> [AnalyzedFace] {
         guard options.needsMesh || mesh || captureQuality else { return faces.map { AnalyzedFace(face: Face($0)) } }
         let results = try FaceLandmarkPipeline.analyze(
-            image, orientation: orientation, regions: try FaceLandmarkPipeline.regions(for: faces), captureQuality: captureQuality)
+            source, regions: try FaceLandmarkPipeline.regions(for: faces), captureQuality: captureQuality)
         return zip(faces, results).map { face, result in
             AnalyzedFace(
                 face: Face(face, analysis: result.analysis, options: options), analysis: result.analysis,

@@ -52,6 +52,39 @@ package enum JPEGCodec {
         }
     }
 
+    /// The full-scale stored pixels of `columns` × `rows` (``ImageWindow/clamped(_:to:)``): libjpeg skips the rows
+    /// above (entropy-decoded, never transformed), stops after the last, and transforms only the blocks of
+    /// the columns, widened to whole iMCUs (libjpeg's `jpeg_crop_scanline`), so the window can be wider.
+    package static func decodeWindow(
+        _ bytes: UnsafeRawBufferPointer, columns: Range<Int>, rows: Range<Int>, pixelLimit: Int
+    ) throws(ImageError) -> ImageWindow {
+        let markers = try JPEGMarkers(bytes)
+        try checkPixelLimit(width: markers.width, height: markers.height, limit: pixelLimit)
+        let decoder = try JPEGDecoder(bytes, pixelLimit: pixelLimit)
+        let full = try decoder.start()
+        let wantedColumns = ImageWindow.clamped(columns, to: full.width), wantedRows = ImageWindow.clamped(rows, to: full.height)
+        // A full-width window needs no crop (and libjpeg's crop is cheaper skipped).
+        let decodedColumns = wantedColumns == 0..<full.width ? wantedColumns : try decoder.cropColumns(wantedColumns)
+        try decoder.skipRows(wantedRows.lowerBound)
+        guard decoder.nextRow == wantedRows.lowerBound else {
+            throw .truncated(.jpeg, reason: "only \(decoder.nextRow) of the \(wantedRows.lowerBound) rows above the window could be skipped")
+        }
+        let (width, height) = (decodedColumns.count, wantedRows.count)
+        let pixelFormat: PixelFormat = decoder.isGray ? .gray8 : .rgb8
+        let pixels = try Image(uninitializedWidth: width, height: height, pixelFormat: pixelFormat, orientation: markers.orientation) { out throws(ImageError) in
+            if decoder.isCMYK {
+                let cmyk = UnsafeMutableRawBufferPointer.allocate(byteCount: width * 4 * height, alignment: 16)
+                defer { cmyk.deallocate() }
+                try decoder.readRows(into: cmyk.baseAddress!, bytesPerRow: width * 4, count: height)
+                convertCMYK(UnsafeRawBufferPointer(cmyk), to: out, inverted: markers.hasAdobeMarker)
+            } else {
+                try decoder.readRows(into: out.baseAddress!, bytesPerRow: width * pixelFormat.bytesPerPixel, count: height)
+            }
+        }
+        return ImageWindow(
+            pixels: pixels, x: decodedColumns.lowerBound, y: wantedRows.lowerBound, pictureWidth: full.width, pictureHeight: full.height)
+    }
+
     /// The smallest libjpeg scaled-IDCT numerator (n/8, n ≤ 8) whose longer side still reaches `minimum`.
     static func scaleNumerator(width: Int, height: Int, atLeast minimum: Int) -> Int {
         smallestNumerator(among: stride(from: 7, through: 1, by: -1), width: width, height: height, atLeast: minimum)

@@ -43,7 +43,7 @@ public final class FaceMeshAnalyzer {
     ///
     /// - Throws: ``LandmarkError/model(reason:)`` when the engine fails.
     public func meshOutputs(_ image: Image, region: MeshRegion) throws(LandmarkError) -> (landmarks: [Float], presenceLogit: Float) {
-        writeMeshInput(of: image, region: region)
+        writeMeshInput(of: ImageWindow(image), region: region)
         try runMesh()
         return (mesh.output(0), mesh.output(1).first ?? .nan)
     }
@@ -65,8 +65,14 @@ public final class FaceMeshAnalyzer {
 
     /// ``analyze(_:region:)``, calling `stageEnded` with each stage's name as it ends (``StageProfile``).
     package func analyze(_ image: Image, region: MeshRegion, stageEnded: (String) -> Void) throws -> FaceAnalysis? {
-        try checkSize(of: image, region: region)
-        writeMeshInput(of: image, region: region)
+        try analyze(ImageWindow(image), region: region, stageEnded: stageEnded)
+    }
+
+    /// ``analyze(_:region:)`` on a window of the picture (a region decode) that holds the pixels the
+    /// region's warp samples (``RegionSource/window(covering:reusing:)``).
+    package func analyze(_ window: ImageWindow, region: MeshRegion, stageEnded: (String) -> Void = { _ in }) throws -> FaceAnalysis? {
+        try checkSize(of: window, region: region)
+        writeMeshInput(of: window, region: region)
         stageEnded("mesh input (warp)")
         try runMesh()
         stageEnded("mesh network")
@@ -89,24 +95,24 @@ public final class FaceMeshAnalyzer {
 
 /// The stages of ``FaceMeshAnalyzer/analyze(_:region:stageEnded:)``, in order.
 extension FaceMeshAnalyzer {
-    /// Throws when `region` was made for a picture of another size than `image`'s upright one.
-    private func checkSize(of image: Image, region: MeshRegion) throws(LandmarkError) {
-        let upright = image.orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
+    /// Throws when `region` was made for a picture of another size than `window`'s upright one.
+    private func checkSize(of window: ImageWindow, region: MeshRegion) throws(LandmarkError) {
+        let upright = window.uprightSize
         guard upright.width == region.imageWidth, upright.height == region.imageHeight else {
             throw .degenerateRegion(reason: "region is for a \(region.imageWidth)×\(region.imageHeight) picture; the image is \(upright.width)×\(upright.height)")
         }
     }
 
-    /// `region` of `image` warped into the mesh model's 256×256 input, 0…1.
+    /// `region` of the picture warped into the mesh model's 256×256 input, 0…1.
     ///
     /// MediaPipe warps 8-bit pixels into 8-bit pixels before scaling to 0…1; rounding the same way keeps
     /// the mesh's input, and the blendshapes that depend on it, closest to MediaPipe's.
-    private func writeMeshInput(of image: Image, region: MeshRegion) {
+    private func writeMeshInput(of window: ImageWindow, region: MeshRegion) {
         let size = MeshRegion.tensorSize
         mesh.withInput(0) {
-            image.warpAffine(
+            window.warpAffine(
                 into: $0, width: size, height: size,
-                transform: region.warpTransform(rawWidth: image.width, rawHeight: image.height, orientation: image.orientation),
+                transform: region.warpTransform(rawWidth: window.pictureWidth, rawHeight: window.pictureHeight, orientation: window.orientation),
                 valueRange: 0...1, border: .replicate, roundedToLevels: true)
         }
     }

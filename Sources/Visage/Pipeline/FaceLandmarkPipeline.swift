@@ -17,8 +17,15 @@ package enum FaceLandmarkPipeline {
     package static func analyze(
         _ image: Image, orientation: ImageOrientation?, regions: [MeshRegion?], captureQuality: Bool
     ) throws(FaceDetectionError) -> [LandmarkResult] {
+        try analyze(RegionSource(image, orientation: orientation), regions: regions, captureQuality: captureQuality)
+    }
+
+    /// ``analyze(_:orientation:regions:captureQuality:)`` with the pixels of each region taken from
+    /// `source`: a JPEG's source decodes only the part each face's warps reach.
+    package static func analyze(
+        _ source: RegionSource, regions: [MeshRegion?], captureQuality: Bool
+    ) throws(FaceDetectionError) -> [LandmarkResult] {
         guard regions.contains(where: { $0 != nil }) else { return regions.map { _ in LandmarkResult() } }
-        let image = orientation.map { image.withOrientation($0) } ?? image
         let runner = try FaceMeshRunner.shared()
         return try runner.withAnalyzer { analyzer throws(FaceDetectionError) in
             var results: [LandmarkResult] = []
@@ -28,17 +35,23 @@ package enum FaceLandmarkPipeline {
                     results.append(LandmarkResult())
                     continue
                 }
+                let window = try source.window(covering: region)
                 let analysis: FaceAnalysis?
                 do {
-                    analysis = try analyzer.analyze(image, region: region)
+                    analysis = try analyzer.analyze(window, region: region)
                 } catch {
                     throw .landmarks(reason: "\(error)")
                 }
                 var quality: Float?
                 if captureQuality, let analysis {
+                    // The quality crop frames the mesh, not the detection: usually inside the same window.
+                    var qualityWindow = window
+                    if let qualityRegion = try? MeshRegion(tracking: analysis.mesh) {
+                        qualityWindow = try source.window(covering: qualityRegion, reusing: window)
+                    }
                     do throws(CaptureQualityError) {
                         quality = try CaptureQuality(
-                            image: image, mesh: analysis.mesh, pose: analysis.pose, classification: analysis.classification
+                            window: qualityWindow, mesh: analysis.mesh, pose: analysis.pose, classification: analysis.classification
                         ).score
                     } catch {
                         throw .captureQuality(error)

@@ -36,7 +36,13 @@ public struct CaptureQuality: Sendable, Hashable {
     /// - Throws: ``CaptureQualityError`` when the mesh does not belong to the image's upright size or cannot
     ///   frame a region.
     public init(image: Image, mesh: FaceMesh, pose: HeadPose, classification: FaceClassification) throws(CaptureQualityError) {
-        let upright = image.orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
+        try self.init(window: ImageWindow(image), mesh: mesh, pose: pose, classification: classification)
+    }
+
+    /// ``init(image:mesh:pose:classification:)`` on a window of the picture (a region decode) that holds
+    /// the pixels of the mesh's region (``RegionSource/window(covering:reusing:)``).
+    package init(window image: ImageWindow, mesh: FaceMesh, pose: HeadPose, classification: FaceClassification) throws(CaptureQualityError) {
+        let upright = image.uprightSize
         guard upright.width == mesh.imageWidth, upright.height == mesh.imageHeight else {
             throw .imageMismatch(meshWidth: mesh.imageWidth, meshHeight: mesh.imageHeight, imageWidth: upright.width, imageHeight: upright.height)
         }
@@ -51,7 +57,7 @@ public struct CaptureQuality: Sendable, Hashable {
         crop.withUnsafeMutableBufferPointer {
             image.warpAffine(
                 into: $0, width: n, height: n,
-                transform: region.warpTransform(tensorSize: n, rawWidth: image.width, rawHeight: image.height, orientation: image.orientation),
+                transform: region.warpTransform(tensorSize: n, rawWidth: image.pictureWidth, rawHeight: image.pictureHeight, orientation: image.orientation),
                 valueRange: 0...255, border: .replicate)
         }
         var luminance = [Double](repeating: 0, count: n * n)
