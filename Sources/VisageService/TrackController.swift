@@ -109,20 +109,10 @@ struct TrackController {
             for try await message in inbound.messages(maxSize: maxMessageBytes) {
                 switch message {
                 case .text(let text):
-                    guard let control = try? JSONDecoder().decode(Control.self, from: Data(text.utf8)) else {
-                        let error = ErrorRecord(code: .badRequest, message: "text messages are JSON: {\"time\": seconds} or options {\"debounce\", \"maxFaces\", \"mirrored\"}")
-                        try await outbound.write(.text(String(decoding: try JSONEncoder.service.encode(FrameError(error: error)), as: UTF8.self)))
-                        continue
-                    }
-                    if let time = control.time, time.isFinite { nextTime = time }
-                    if control.debounce != nil || control.maxFaces != nil || control.mirrored != nil {
-                        var options = mailbox.options
-                        options.debounce = control.debounce ?? options.debounce
-                        options.maxFaces = control.maxFaces ?? options.maxFaces
-                        options.mirrored = control.mirrored ?? options.mirrored
-                        if let problem = mailbox.setOptions(options) {
-                            try await outbound.write(.text(String(decoding: try JSONEncoder.service.encode(FrameError(error: problem)), as: UTF8.self)))
-                        }
+                    let (time, problem) = Self.apply(text, to: mailbox)
+                    if let time { nextTime = time }
+                    if let problem {
+                        try await outbound.write(.text(String(decoding: try JSONEncoder.service.encode(FrameError(error: problem)), as: UTF8.self)))
                     }
                 case .binary(let buffer):
                     let elapsed = ContinuousClock.now - start
@@ -136,6 +126,20 @@ struct TrackController {
             wake.finish()
             try await group.waitForAll()
         }
+    }
+
+    /// A text message: the next frame's time, or options for `mailbox`; the error to send back, if any.
+    static func apply(_ text: String, to mailbox: FrameMailbox) -> (time: Double?, error: ErrorRecord?) {
+        guard let control = try? JSONDecoder().decode(Control.self, from: Data(text.utf8)) else {
+            return (nil, ErrorRecord(code: .badRequest, message: "text messages are JSON: {\"time\": seconds} or options {\"debounce\", \"maxFaces\", \"mirrored\"}"))
+        }
+        let time = control.time.flatMap { $0.isFinite ? $0 : nil }
+        guard control.debounce != nil || control.maxFaces != nil || control.mirrored != nil else { return (time, nil) }
+        var options = mailbox.options
+        options.debounce = control.debounce ?? options.debounce
+        options.maxFaces = control.maxFaces ?? options.maxFaces
+        options.mirrored = control.mirrored ?? options.mirrored
+        return (time, mailbox.setOptions(options))
     }
 
     struct Frame: Sendable {
