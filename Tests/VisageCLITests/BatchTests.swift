@@ -267,13 +267,29 @@ struct BatchTests {
             let data = try Data(contentsOf: killed.appendingPathComponent(name))
             #expect((try? JSONSerialization.jsonObject(with: data)) != nil, "\(name) is not a complete result")
         }
+        // What the kill leaves mid-write (the window is too short to hit on purpose): a temporary file of an
+        // unfinished image, named by this machine and the dead PID; beside it, one of a live process (this
+        // test) and one of another machine sharing the folder, which the rerun must keep.
+        let unfinished = try #require(names.first { !partial.contains($0 + ".json") })
+        let host = Self.hostName
+        let stale = ".\(unfinished).json.tmp-\(host)-\(child.pid)-7", live = ".\(unfinished).json.tmp-\(host)-\(getpid())-7"
+        let elsewhere = ".\(unfinished).json.tmp-other-\(host)-\(child.pid)-7"
+        for name in [stale, live, elsewhere] { try Data("{\"partial".utf8).write(to: killed.appendingPathComponent(name)) }
         let resumed = try CLIRunner.run(["contours", "--output", "killed", "--skip-existing", "--jobs", "2", "."], in: folder.url)
         #expect(resumed.status == 0)
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: killed.path).filter { $0.hasPrefix(".") }
+        #expect(hidden.sorted() == [live, elsewhere].sorted(), "temporary files left: \(hidden)")
         let cleanTree = try Self.tree(folder.url.appendingPathComponent("clean"))
         #expect(try Self.tree(killed) == cleanTree && cleanTree.count == 30)
         for name in cleanTree {
             #expect(try Data(contentsOf: killed.appendingPathComponent(name)) == Data(contentsOf: folder.url.appendingPathComponent("clean/\(name)")))
         }
+    }
+
+    static var hostName: String {
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count)
+        return String(cString: name)
     }
 
     /// The visible files below `root`, relative and sorted (hidden temporary files left out).
@@ -357,6 +373,7 @@ final class PipedChild {
     }
 
     var status: Int32 { process.terminationStatus }
+    var pid: pid_t { process.processIdentifier }
 
     func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)

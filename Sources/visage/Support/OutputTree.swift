@@ -6,9 +6,15 @@ import Foundation
 ///
 /// Files appear atomically: the bytes go to a hidden temporary file in the same folder, which is
 /// flushed to disk and then renamed over the final name, and the folder is flushed after the rename.
-/// A killed run leaves complete results and, at worst, hidden `.*.tmp-*` files, never a partial result.
+/// A killed run leaves complete results and, at worst, hidden `.NAME.json.tmp-HOST-PID-N` files, never a
+/// partial result; the next run over the same folder removes those of dead processes (``StaleTemporaries``).
 struct OutputTree: Sendable {
     let root: String
+    private let stale = StaleTemporaries()
+
+    init(root: String) {
+        self.root = root
+    }
 
     /// The result file of `path`; throws for a path that would leave DIR (a `..` component).
     func file(for path: String) throws(OutputTreeError) -> String {
@@ -39,7 +45,8 @@ struct OutputTree: Sendable {
         } catch {
             throw OutputTreeError(description: "cannot create \(folder): \(error.localizedDescription)")
         }
-        let temporary = folder + "/." + (final as NSString).lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        stale.sweep(folder)
+        let temporary = folder + "/" + StaleTemporaries.temporaryName(for: (final as NSString).lastPathComponent)
         func failure(_ what: String) -> OutputTreeError {
             OutputTreeError(description: "cannot \(what) \(temporary): \(String(cString: strerror(errno)))")
         }
