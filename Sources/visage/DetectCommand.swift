@@ -168,6 +168,7 @@ struct DetectCommand: AsyncParsableCommand {
         var decodeAndDetectCPUMilliseconds: Double
         /// Decoding the whole image alone, for comparison with the reduced decode of decode and detect.
         var fullDecodeMilliseconds: Double
+        var fullDecodeCPUMilliseconds: Double
         /// With --stages: each stage's median milliseconds, in pipeline order.
         var stages: [Stage]?
     }
@@ -197,6 +198,7 @@ struct DetectCommand: AsyncParsableCommand {
             image: name, runs: runs, faces: faces, detectMilliseconds: detect.wall,
             decodeAndDetectMilliseconds: decodeAndDetect.wall, detectCPUMilliseconds: detect.cpu,
             decodeAndDetectCPUMilliseconds: decodeAndDetect.cpu, fullDecodeMilliseconds: fullDecode.wall,
+            fullDecodeCPUMilliseconds: fullDecode.cpu,
             stages: stages ? try StageProfile.measure(image, mesh: extras.needsMesh, runs: runs).map(Stage.init) : nil)
         if json {
             return String(decoding: try JSONOutput.encodedLine(timing), as: UTF8.self)
@@ -205,7 +207,7 @@ struct DetectCommand: AsyncParsableCommand {
         let stage = extras.needsMesh ? "detect and mesh" : "detect"
         var text = "\(name): \(faces == 1 ? "1 face" : "\(faces) faces"); \(stage) \(format(detect.wall)) ms (CPU \(format(detect.cpu))), "
             + "decode and \(stage) \(format(decodeAndDetect.wall)) ms (CPU \(format(decodeAndDetect.cpu))), "
-            + "full decode alone \(format(fullDecode.wall)) ms; medians of \(runs)\n"
+            + "full decode alone \(format(fullDecode.wall)) ms (CPU \(format(fullDecode.cpu))); medians of \(runs)\n"
         for entry in timing.stages ?? [] {
             text += "  \(entry.stage.padding(toLength: 28, withPad: " ", startingAt: 0)) \(format(entry.milliseconds)) ms\n"
         }
