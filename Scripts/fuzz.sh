@@ -6,6 +6,7 @@
 #              Image(data:) and ImageFileInfo on every format (one harness, a seed corpus per format)
 #   info       ImageFileInfo alone          exif   the EXIF reader, through JPEG APP1 and PNG eXIf
 #   tflite     Model load, plan, one invoke y4m    YUV4MPEG2 framing       raw   raw RGB24 framing
+#   service    the service's request parsing: query options, multipart, base64 JSON, WebSocket text
 #
 # SwiftPM links executables with `--defsym main=<Target>_main`, which a libFuzzer harness (whose main
 # is libFuzzer's) does not define. So the library modules are built by SwiftPM with coverage and
@@ -23,28 +24,57 @@ case $target in
     info|exif) harness=$target; modules="VisageGeometry VisageImage CJPEG CPNG CImageCodecs CVisageKernels" ;;
     tflite) harness=tflite; modules="VisageNN CVisageKernels" ;;
     y4m|raw) harness=$target; modules="VisageVideo VisageGeometry VisageImage CJPEG CPNG CImageCodecs CVisageKernels" ;;
+    service) harness=service; modules="" ;;   # every module of VisageService's build (Hummingbird, NIO …), below
     *) echo "unknown target '$target'" >&2; exit 2 ;;
 esac
 
 scratch=Fuzz/.build
 # (SwiftPM builds only the last --target given, so one build per top module.)
-for top in VisageVideo VisageNN; do
+tops="VisageVideo VisageNN"
+[[ $target == service ]] && tops=VisageService
+for top in $tops; do
     swift build -c release --scratch-path "$scratch" --target "$top" \
         -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address >&2
 done
 products=$scratch/release
+service_flags=() archives=()
+if [[ $target == service ]]; then
+    # Every module built into the scratch path (the service's, its packages', and any left from other
+    # builds), each as a static archive: the linker takes only the objects the harness needs. C targets
+    # need their module maps: generated ones beside their objects, or the package's own include/.
+    libs=$scratch/service-libs
+    rm -rf "$libs" && mkdir -p "$libs"
+    for dir in "$products"/*.build; do
+        module=$(basename "$dir" .build)
+        case $module in visage|*Tests|*PackageTests|*-tool) continue ;; esac
+        mapfile -t found < <(find "$dir" -name '*.o')
+        (( ${#found[@]} )) || continue
+        ar rcs "$libs/lib$module.a" "${found[@]}"
+        archives+=(-Xlinker "$libs/lib$module.a")
+        if [[ -f $dir/module.modulemap ]]; then
+            service_flags+=(-Xcc "-fmodule-map-file=$dir/module.modulemap")
+        else
+            for map in "$scratch"/checkouts/*/Sources/"$module"/include/module.modulemap; do
+                [[ -f $map ]] && service_flags+=(-Xcc "-fmodule-map-file=$map")
+            done
+        fi
+    done
+    # (swiftc orders -l flags apart from -Xlinker ones, so the group names the archives by path.)
+    service_flags+=(-Xlinker --start-group "${archives[@]}" -Xlinker --end-group)
+fi
 objects=()
 for module in $modules; do
     objects+=("$products/$module.build"/*.o)
 done
 binary=$scratch/fuzz-$harness
-if [[ ! -x $binary || Fuzz/Targets/$harness.swift -nt $binary || -n $(find "${objects[@]}" -newer "$binary" 2>/dev/null | head -1) ]]; then
+# (The service's archives are made afresh each run, so its harness is always relinked.)
+if [[ ! -x $binary || $target == service || Fuzz/Targets/$harness.swift -nt $binary || -n $(find "${objects[@]}" -newer "$binary" 2>/dev/null | head -1) ]]; then
     swiftc -O -parse-as-library -sanitize=fuzzer,address -I "$products/Modules" \
         $(for module in $modules; do [[ -f $products/$module.build/module.modulemap ]] && echo "-Xcc -fmodule-map-file=$products/$module.build/module.modulemap"; done) \
         -Xcc -I -Xcc Sources/CJPEG/include -Xcc -I -Xcc Sources/CPNG/include -Xcc -I -Xcc Sources/CImageCodecs/include \
         -Xcc -I -Xcc Sources/CVisageKernels/include -Xcc -fmodule-map-file=Sources/CLibPNG/module.modulemap \
         -Xcc -fmodule-map-file=Sources/CLibJPEG/module.modulemap -Xcc -I/usr/include/libpng16 \
-        "Fuzz/Targets/$harness.swift" "${objects[@]}" -lpng16 -ljpeg -lz -ldl -o "$binary" 2> >(grep -v "Cannot export local symbol" >&2)
+        "Fuzz/Targets/$harness.swift" "${objects[@]}" "${service_flags[@]}" -lpng16 -ljpeg -lz -ldl -o "$binary" 2> >(grep -v "Cannot export local symbol" >&2)
 fi
 
 corpus=Fuzz/.corpus/$target crashes=Fuzz/.crashes/$target
