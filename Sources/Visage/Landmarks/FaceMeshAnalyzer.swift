@@ -59,26 +59,45 @@ public final class FaceMeshAnalyzer {
     /// (presence ≤ 0.5, as MediaPipe).
     ///
     /// - Throws: ``LandmarkError``, ``BlendshapeError`` or ``FaceGeometryError`` when a stage fails.
-    public func analyze(_ image: Image, region: MeshRegion) throws -> FaceAnalysis? {
-        try analyze(image, region: region, stageEnded: { _ in })
+    ///
+    /// With `refinement`, the mesh runs again in the region its own points give (``MeshRefinement``)
+    /// while that region differs from the last; the analysis reports the last region in which a face was
+    /// present, and its mesh.
+    public func analyze(_ image: Image, region: MeshRegion, refinement: MeshRefinement? = nil) throws -> FaceAnalysis? {
+        try analyze(image, region: region, refinement: refinement, stageEnded: { _ in })
     }
 
-    /// ``analyze(_:region:)``, calling `stageEnded` with each stage's name as it ends (``StageProfile``).
-    package func analyze(_ image: Image, region: MeshRegion, stageEnded: (String) -> Void) throws -> FaceAnalysis? {
-        try analyze(ImageWindow(image), region: region, stageEnded: stageEnded)
+    /// ``analyze(_:region:refinement:)``, calling `stageEnded` with each stage's name as it ends (``StageProfile``).
+    package func analyze(
+        _ image: Image, region: MeshRegion, refinement: MeshRefinement? = nil, stageEnded: (String) -> Void
+    ) throws -> FaceAnalysis? {
+        try analyze(ImageWindow(image), region: region, refinement: refinement, stageEnded: stageEnded)
     }
 
-    /// ``analyze(_:region:)`` on a window of the picture (a region decode) that holds the pixels the
-    /// region's warp samples (``RegionSource/window(covering:reusing:)``).
-    package func analyze(_ window: ImageWindow, region: MeshRegion, stageEnded: (String) -> Void = { _ in }) throws -> FaceAnalysis? {
+    /// ``analyze(_:region:refinement:)`` on a window of the picture (a region decode) that holds the pixels
+    /// the region's warp samples (``RegionSource/window(covering:reusing:)``). A refined region may reach
+    /// beyond it: `window(region, current)` then gives one that holds that region's pixels (by default
+    /// the same window, right for a picture decoded whole).
+    package func analyze(
+        _ window: ImageWindow, region: MeshRegion, refinement: MeshRefinement? = nil,
+        window windowFor: (MeshRegion, ImageWindow) throws -> ImageWindow = { $1 },
+        stageEnded: (String) -> Void = { _ in }
+    ) throws -> FaceAnalysis? {
         try checkSize(of: window, region: region)
-        writeMeshInput(of: window, region: region)
-        stageEnded("mesh input (warp)")
-        try runMesh()
-        stageEnded("mesh network")
-        let faceMesh = try readMesh(region: region)
-        stageEnded("mesh decoding")
+        var (region, window) = (region, window)
+        var faceMesh = try mesh(window, region: region, stageEnded: stageEnded)
         guard faceMesh.isFacePresent else { return nil }
+        if let refinement {
+            for _ in 0..<max(refinement.maximumExtraPasses, 0) {
+                guard let next = try? MeshRegion(tracking: faceMesh), refinement.differs(next, from: region) else { break }
+                window = try windowFor(next, window)
+                let refined = try mesh(window, region: next, stageEnded: stageEnded)
+                // A region cut from a present face's own mesh that loses the face keeps the last good mesh.
+                guard refined.isFacePresent else { break }
+                (region, faceMesh) = (next, refined)
+            }
+            stageEnded("mesh refinement")
+        }
         try writeBlendshapeInput(for: faceMesh)
         stageEnded("blendshape input")
         try runBlendshapes()
@@ -93,8 +112,19 @@ public final class FaceMeshAnalyzer {
     }
 }
 
-/// The stages of ``FaceMeshAnalyzer/analyze(_:region:stageEnded:)``, in order.
+/// The stages of ``FaceMeshAnalyzer/analyze(_:region:refinement:window:stageEnded:)``, in order.
 extension FaceMeshAnalyzer {
+    /// One mesh pass: `region` warped into the input, the network, its outputs decoded.
+    private func mesh(_ window: ImageWindow, region: MeshRegion, stageEnded: (String) -> Void) throws(LandmarkError) -> FaceMesh {
+        writeMeshInput(of: window, region: region)
+        stageEnded("mesh input (warp)")
+        try runMesh()
+        stageEnded("mesh network")
+        let faceMesh = try readMesh(region: region)
+        stageEnded("mesh decoding")
+        return faceMesh
+    }
+
     /// Throws when `region` was made for a picture of another size than `window`'s upright one.
     private func checkSize(of window: ImageWindow, region: MeshRegion) throws(LandmarkError) {
         let upright = window.uprightSize

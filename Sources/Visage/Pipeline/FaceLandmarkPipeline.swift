@@ -10,20 +10,22 @@ package struct LandmarkResult: Sendable, Hashable {
 /// Face regions → mesh → blendshapes → pose and classification (→ capture quality) on one image.
 package enum FaceLandmarkPipeline {
     /// Analyzes each region of `image`, whose stored pixels have `orientation` (the image's own when nil).
-    /// A nil region gives an empty result.
+    /// A nil region gives an empty result. `refinement`, when given, reruns each mesh in the region its
+    /// first pass gives (``MeshRefinement``).
     ///
     /// - Throws: ``FaceDetectionError/landmarks(reason:)`` when a model cannot be loaded or a stage fails,
     ///   ``FaceDetectionError/captureQuality(_:)`` when the quality of a found face cannot be measured.
     package static func analyze(
-        _ image: Image, orientation: ImageOrientation?, regions: [MeshRegion?], captureQuality: Bool
+        _ image: Image, orientation: ImageOrientation?, regions: [MeshRegion?], captureQuality: Bool,
+        refinement: MeshRefinement? = nil
     ) throws(FaceDetectionError) -> [LandmarkResult] {
-        try analyze(RegionSource(image, orientation: orientation), regions: regions, captureQuality: captureQuality)
+        try analyze(RegionSource(image, orientation: orientation), regions: regions, captureQuality: captureQuality, refinement: refinement)
     }
 
     /// ``analyze(_:orientation:regions:captureQuality:)`` with the pixels of each region taken from
-    /// `source`: a JPEG's source decodes only the part each face's warps reach.
+    /// `source`: a JPEG's source decodes only the part each face's warps reach, refined regions included.
     package static func analyze(
-        _ source: RegionSource, regions: [MeshRegion?], captureQuality: Bool
+        _ source: RegionSource, regions: [MeshRegion?], captureQuality: Bool, refinement: MeshRefinement? = nil
     ) throws(FaceDetectionError) -> [LandmarkResult] {
         guard regions.contains(where: { $0 != nil }) else { return regions.map { _ in LandmarkResult() } }
         let runner = try FaceMeshRunner.shared()
@@ -38,7 +40,8 @@ package enum FaceLandmarkPipeline {
                 let window = try source.window(covering: region)
                 let analysis: FaceAnalysis?
                 do {
-                    analysis = try analyzer.analyze(window, region: region)
+                    analysis = try analyzer.analyze(
+                        window, region: region, refinement: refinement, window: { try source.window(covering: $0, reusing: $1) })
                 } catch {
                     throw .landmarks(reason: "\(error)")
                 }
@@ -117,6 +120,10 @@ package enum FaceLandmarkPipeline {
 extension FaceLandmarkPipeline {
     /// The landmark and capture-quality requests' work: `inputs` (or the short-range detector's faces
     /// when nil) analyzed, in order.
+    ///
+    /// Callers' boxes are refined (``MeshRefinement``): they are often loose or shifted (another
+    /// detector's, a tracker's, a hand-drawn one), and the mesh is only as good as its region. The
+    /// detector's own faces are not, so the request's default output stays MediaPipe's FaceLandmarker's.
     static func observations(
         in image: Image, orientation: ImageOrientation?, inputs: [FaceObservation]?, captureQuality: Bool
     ) throws(FaceDetectionError) -> [FaceObservation] {
@@ -130,7 +137,9 @@ extension FaceLandmarkPipeline {
             observations = faces.map(FaceObservation.init)
             regions = try Self.regions(for: faces)
         }
-        let results = try analyze(image, orientation: orientation, regions: regions, captureQuality: captureQuality)
+        let results = try analyze(
+            image, orientation: orientation, regions: regions, captureQuality: captureQuality,
+            refinement: inputs == nil ? nil : MeshRefinement())
         return zip(observations, results).map { $0.adding($1) }
     }
 }

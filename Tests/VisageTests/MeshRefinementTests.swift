@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import Visage
+
+/// ``MeshRefinement``: the rule, and the mesh it gives from a box that sits off the face, against MediaPipe
+/// FaceLandmarker 0.10.21's mesh of the same photo from its own detection (`Fixtures/landmarks/`).
+@Suite(.serialized)
+struct MeshRefinementTests {
+    static let base = MeshRegion(centerX: 100, centerY: 100, side: 200, rotation: 0.1, imageWidth: 400, imageHeight: 300)
+
+    static func moved(dx: Double = 0, dy: Double = 0, scale: Double = 1, turn: Double = 0) -> MeshRegion {
+        var region = base
+        (region.centerX, region.centerY) = (region.centerX + dx, region.centerY + dy)
+        region.side *= scale
+        region.rotation += turn
+        return region
+    }
+
+    @Test func regionsWithinAFewPercentAreKept() {
+        let rule = MeshRefinement()
+        #expect(!rule.differs(Self.base, from: Self.base))
+        #expect(!rule.differs(Self.moved(dx: 6, dy: 6, scale: 1.04, turn: 0.04), from: Self.base))
+        #expect(rule.differs(Self.moved(dx: 11), from: Self.base))
+        #expect(rule.differs(Self.moved(dy: -11), from: Self.base))
+        #expect(rule.differs(Self.moved(scale: 1.06), from: Self.base))
+        #expect(rule.differs(Self.moved(scale: 0.94), from: Self.base))
+        #expect(rule.differs(Self.moved(turn: 0.06), from: Self.base))
+        // Angles wrap: −π and π are the same turn.
+        var a = Self.base, b = Self.base
+        (a.rotation, b.rotation) = (-.pi + 0.01, .pi - 0.01)
+        #expect(!rule.differs(a, from: b))
+    }
+
+    /// Mean distance in pixels between two meshes' points.
+    static func meanDistance(_ a: FaceMesh, _ b: FaceMesh) -> Double {
+        (0..<FaceMesh.pointCount).map { index in
+            let d = a.pixel(index) - b.pixel(index)
+            return (d * d).sum().squareRoot()
+        }.reduce(0, +) / Double(FaceMesh.pointCount)
+    }
+
+    /// A box shifted by a fifth of the face and 40 % too large (as another detector's or a caller's):
+    /// one pass lands several pixels off MediaPipe's mesh, refinement brings it back to within a pixel or so.
+    @Test func refinementRecoversFromABoxOffTheFace() throws {
+        let photo = LandmarkFixtures.photo("astronaut.jpg")
+        let image = try Image(contentsOf: LandmarkFixtures.url(photo.image))
+        let good = try photo.region
+        var off = good
+        (off.centerX, off.centerY, off.side) = (good.centerX + 0.2 * good.side / 1.5, good.centerY - 0.1 * good.side / 1.5, good.side * 1.4)
+        let analyzer = try FaceMeshAnalyzer()
+        let once = try #require(try analyzer.analyze(image, region: off))
+        let refined = try #require(try analyzer.analyze(image, region: off, refinement: MeshRefinement()))
+        let (onceError, refinedError) = (Self.meanDistance(once.mesh, photo.mesh), Self.meanDistance(refined.mesh, photo.mesh))
+        #expect(refinedError < onceError / 2, "one pass \(onceError) px, refined \(refinedError) px")
+        #expect(refinedError < 1.5, "refined \(refinedError) px")
+        #expect(refined.region != off)
+        // No refinement asked: the single pass, bit for bit.
+        #expect(try analyzer.analyze(image, region: off, refinement: nil) == once)
+    }
+
+    /// Loose callers' boxes are refined by `DetectFaceLandmarksRequest`; without input boxes it is
+    /// MediaPipe's FaceLandmarker (refinement off), tested in ``FaceLandmarksRequestTests``.
+    @Test func landmarkRequestRefinesGivenBoxes() async throws {
+        let photo = LandmarkFixtures.photo("astronaut.jpg")
+        let url = LandmarkFixtures.url(photo.image)
+        let detected = try #require(try await DetectFaceRectanglesRequest().perform(on: url).first)
+        let box = detected.boundingBox
+        let loose = FaceObservation(
+            confidence: 1,
+            boundingBox: NormalizedRect(x: box.minX - 0.3 * box.width, y: box.minY + 0.15 * box.height, width: box.width * 1.5, height: box.height * 1.5),
+            roll: detected.roll, yaw: detected.yaw, pitch: detected.pitch, keypoints: detected.keypoints)
+        var request = DetectFaceLandmarksRequest()
+        request.inputFaceObservations = [loose]
+        let analysis = try #require(try await request.perform(on: url).first?.analysis)
+        let error = Self.meanDistance(analysis.mesh, photo.mesh)
+        #expect(error < 1.5, "\(error) px from MediaPipe's mesh")
+    }
+}
