@@ -62,7 +62,8 @@ public struct FaceDetector: Sendable {
             throw .invalidParameter(name: "minFaceSize", value: "\(minFaceSize)", rule: "must be a fraction of the image width in 0…1")
         }
         var faces = try FaceDetectionPipeline.detect(
-            in: image, orientation: orientation, mode: options.performanceMode, minFaceSize: minFaceSize
+            in: image, orientation: orientation, mode: options.performanceMode, minFaceSize: minFaceSize,
+            rotations: options.searchesRotations
         ).filter { Double($0.detection.width) >= minFaceSize }
         if let maxFaces {
             guard maxFaces >= 1 else {
@@ -88,7 +89,8 @@ public struct FaceDetector: Sendable {
     ) throws(FaceDetectionError) -> [AnalyzedFace] {
         guard options.needsMesh || mesh || captureQuality else { return faces.map { AnalyzedFace(face: Face($0)) } }
         let results = try FaceLandmarkPipeline.analyze(
-            source, regions: try FaceLandmarkPipeline.regions(for: faces), captureQuality: captureQuality)
+            source, regions: try FaceLandmarkPipeline.regions(for: faces), captureQuality: captureQuality,
+            refinement: options.refinesMeshRegions ? MeshRefinement() : nil)
         return zip(faces, results).map { face, result in
             AnalyzedFace(
                 face: Face(face, analysis: result.analysis, options: options), analysis: result.analysis,

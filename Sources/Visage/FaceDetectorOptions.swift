@@ -35,17 +35,35 @@ public struct FaceDetectorOptions: Sendable, Hashable {
     /// The smallest face to report, as a fraction of the picture's width (ML Kit's definition), 0…1.
     /// Faces narrower are dropped; in accurate mode it also sets how finely the picture is tiled.
     public var minFaceSize: Double
+    /// Whether the mesh runs again in the region its own first pass gives, up to twice (``MeshRefinement``),
+    /// when the detector's box sat off the face. Nil (the default) means on in accurate mode, whose
+    /// full-range boxes sit off faces often, and off in fast mode, whose output stays MediaPipe's
+    /// FaceLandmarker's. Costs a mesh pass or two per face when on (see the README's figures).
+    public var meshRegionRefinement: Bool?
+    /// Whether the detector also looks at the picture turned by 90°, 180° and 270° and keeps the faces
+    /// found only there (faces on their side or upside down, as in a photo taken with the phone sideways
+    /// and no EXIF orientation); their roll is their true in-plane angle. Nil (the default) means on in
+    /// accurate mode and off in fast mode. Costs three more detector passes per model (see the README's figures).
+    public var rotationSearch: Bool?
 
     public init(
         performanceMode: PerformanceMode = .fast, landmarkMode: LandmarkMode = .none, contourMode: ContourMode = .none,
-        classificationMode: ClassificationMode = .none, minFaceSize: Double = 0.1
+        classificationMode: ClassificationMode = .none, minFaceSize: Double = 0.1, meshRegionRefinement: Bool? = nil,
+        rotationSearch: Bool? = nil
     ) {
         self.performanceMode = performanceMode
         self.landmarkMode = landmarkMode
         self.contourMode = contourMode
         self.classificationMode = classificationMode
         self.minFaceSize = minFaceSize
+        self.meshRegionRefinement = meshRegionRefinement
+        self.rotationSearch = rotationSearch
     }
+
+    /// ``meshRegionRefinement`` with its default resolved.
+    var refinesMeshRegions: Bool { meshRegionRefinement ?? (performanceMode == .accurate) }
+    /// ``rotationSearch`` with its default resolved.
+    var searchesRotations: Bool { rotationSearch ?? (performanceMode == .accurate) }
 
     /// Whether the face mesh has to run.
     var needsMesh: Bool { landmarkMode == .all || contourMode == .all || classificationMode == .all }

@@ -56,6 +56,12 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Smallest face to report, as a fraction of the image width (0…1); in accurate mode also how finely to tile.")
     var minFaceSize: Double = 0.1
 
+    @Flag(inversion: .prefixedNo, help: "Also look for faces turned by 90°, 180° and 270° (default: on in accurate mode, off in fast mode).")
+    var rotations: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "Run the mesh again in the region its first pass gives, up to twice (default: on in accurate mode, off in fast mode).")
+    var refineMesh: Bool?
+
     @Flag(help: "Print one JSON object per image (JSON Lines).")
     var json = false
 
@@ -118,7 +124,8 @@ struct DetectCommand: AsyncParsableCommand {
     var detector: FaceDetector {
         FaceDetector(options: .init(
             performanceMode: mode == .fast ? .fast : .accurate, landmarkMode: landmarks ? .all : .none,
-            contourMode: contours ? .all : .none, classificationMode: classify ? .all : .none, minFaceSize: minFaceSize))
+            contourMode: contours ? .all : .none, classificationMode: classify ? .all : .none, minFaceSize: minFaceSize,
+            meshRegionRefinement: refineMesh, rotationSearch: rotations))
     }
 
     func run() async throws {

@@ -39,18 +39,24 @@ package enum FaceDetectionPipeline {
     ///
     /// `.fast` runs the short-range model once on the letterboxed picture, as MediaPipe's FaceDetector.
     /// `.accurate` runs the full-range model on the letterbox and on overlapping tiles fine enough for
-    /// faces `minFaceSize` × the picture's width wide (see ``TilePlan``), merging everything with weighted NMS.
+    /// faces `minFaceSize` × the picture's width wide (see ``TilePlan``), and the short-range model on
+    /// the letterbox, so it finds every face fast mode finds; everything is merged with weighted NMS.
     /// A tile's detections that touch one of its inner edges are dropped first: that face is cut, and
-    /// lies whole in a neighbouring tile or is large enough for a coarser level. `stageEnded` is called
-    /// with each stage's name as it ends (``StageProfile``).
+    /// lies whole in a neighbouring tile or is large enough for a coarser level.
+    ///
+    /// With `rotations`, the letterbox passes also run on the picture turned by 90°, 180° and 270°
+    /// (``QuarterTurn``), mapped back to the upright picture. A face found in several views is kept from
+    /// the view in which it stands nearest upright (``QuarterTurn/mostUpright(_:width:height:threshold:)``),
+    /// so its keypoints, and its roll, show its true in-plane angle; faces found in one view only are added.
+    /// `stageEnded` is called with each stage's name as it ends (``StageProfile``).
     package static func detect(
         in image: Image, orientation: ImageOrientation? = nil, mode: FaceDetectorOptions.PerformanceMode,
-        minFaceSize: Double = 0, stageEnded: (String) -> Void = { _ in }
+        minFaceSize: Double = 0, rotations: Bool = false, stageEnded: (String) -> Void = { _ in }
     ) throws(FaceDetectionError) -> [DetectedFace] {
         let orientation = orientation ?? image.orientation
         let upright = orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
         guard min(upright.width, upright.height) >= minimumImageSide else { return [] }
-        let detections: [Detection]
+        var detections: [Detection]
         switch mode {
         case .fast:
             let runner = try DetectorRunner.shared(.shortRange)
@@ -59,7 +65,7 @@ package enum FaceDetectionPipeline {
                 in: image, orientation: orientation, window: .letterbox(width: upright.width, height: upright.height),
                 stageEnded: stageEnded)
         case .accurate:
-            let runner = try DetectorRunner.shared(.fullRange)
+            let runner = try DetectorRunner.shared(.fullRange), shortRange = try DetectorRunner.shared(.shortRange)
             stageEnded("detector lookup")
             let windows = TilePlan(imageWidth: upright.width, imageHeight: upright.height, minFaceSize: minFaceSize).windows
             var all: [Detection] = []
@@ -67,7 +73,27 @@ package enum FaceDetectionPipeline {
                 let found = try runner.detect(in: image, orientation: orientation, window: window, stageEnded: stageEnded)
                 all += window == windows[0] ? found : found.filter { !window.cuts($0) }
             }
-            detections = windows.count > 1 ? weightedNonMaxSuppression(all, threshold: DetectorVariant.suppressionThreshold) : all
+            all += try shortRange.detect(in: image, orientation: orientation, window: windows[0], stageEnded: stageEnded)
+            detections = weightedNonMaxSuppression(all, threshold: DetectorVariant.suppressionThreshold)
+        }
+        if rotations {
+            let variants: [DetectorVariant] = mode == .fast ? [.shortRange] : [.shortRange, .fullRange]
+            var passes: [(turn: QuarterTurn, detections: [Detection])] = [(.none, detections)]
+            for turn in QuarterTurn.allCases where turn != .none {
+                let view = turn.viewOrientation(of: orientation)
+                let size = view.uprightSize(rawWidth: image.width, rawHeight: image.height)
+                var found: [Detection] = []
+                for variant in variants {
+                    found += try DetectorRunner.shared(variant).detect(
+                        in: image, orientation: view, window: .letterbox(width: size.width, height: size.height),
+                        stageEnded: stageEnded
+                    ).map(turn.uprightDetection)
+                }
+                passes.append((turn, variants.count > 1 ? weightedNonMaxSuppression(found, threshold: DetectorVariant.suppressionThreshold) : found))
+            }
+            detections = QuarterTurn.mostUpright(
+                passes, width: upright.width, height: upright.height, threshold: DetectorVariant.suppressionThreshold)
+            stageEnded("rotation search")
         }
         let faces = detections.map { detection in
             var face = DetectedFace(
