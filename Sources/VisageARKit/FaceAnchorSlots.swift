@@ -50,8 +50,7 @@ package struct FaceAnchorSlots {
     static func anchor(_ face: TrackedFace, identifier: UUID, geometry: FaceAnchorGeometry) -> ARFaceAnchor {
         let analysis = face.analysis
         let transform = FaceAnchorGeometry.anchorTransform(analysis.pose)
-        let distance = simd_length(simd_make_float3(transform.columns.3))
-        let eyes = geometry.eyes(analysis, faceDistance: distance)
+        let eyes = geometry.eyes(analysis)
         return ARFaceAnchor(
             identifier: identifier, transform: transform, isTracked: true, blendShapes: blendShapes(analysis.blendshapes),
             leftEyeTransform: eyes.left, rightEyeTransform: eyes.right, lookAtPoint: eyes.lookAt)

@@ -44,37 +44,25 @@ struct FaceSpaceTests {
         #expect(simd_make_float3(translation.columns.3) == SIMD3(2, 3, 4))
     }
 
-    /// A flat synthetic eye: corners at x 100 and 140, lids at y 95 and 105, iris moved by `shift`.
-    static func mesh(irisShift shift: SIMD2<Float>) -> FaceMesh {
-        var points = [SIMD3<Float>](repeating: .zero, count: FaceMesh.pointCount)
-        let scale: Float = 1000
-        func set(_ index: Int, _ x: Float, _ y: Float) { points[index] = SIMD3(x / scale, y / scale, 0) }
-        for eye in [FaceAnchorGeometry.leftEye, FaceAnchorGeometry.rightEye] {
-            set(eye.towardsRight, 100, 100)
-            set(eye.towardsLeft, 140, 100)
-            set(eye.upperLid, 120, 95)
-            set(eye.lowerLid, 120, 105)
-            set(eye.iris, 120 + shift.x, 100 + shift.y)
-        }
-        return FaceMesh(points: points, presence: 1, imageWidth: Int(scale), imageHeight: Int(scale))
-    }
-
-    /// The iris moved towards the picture's right (the subject's left in a camera's picture) turns the
-    /// gaze to +x; moved up (towards smaller y), to +y; by half of half the eye's width, asin(1.25 · 0.5).
-    static let gazeCases: [(SIMD2<Float>, Float, Float)] = [
-        (SIMD2(10, 0), asin(0.625), 0), (SIMD2(0, -10), 0, asin(0.625)), (SIMD2(0, 0), 0, 0),
-    ]
-
-    @Test(arguments: gazeCases)
-    func gazeFollowsTheIris(shift: SIMD2<Float>, yaw: Float, pitch: Float) {
-        let gaze = FaceAnchorGeometry.gaze(FaceAnchorGeometry.leftEye, in: Self.mesh(irisShift: shift))
-        #expect(abs(gaze.yaw - yaw) < 1e-4 && abs(gaze.pitch - pitch) < 1e-4, "\(gaze)")
-        let m = FaceAnchorGeometry.rotation(yaw: gaze.yaw, pitch: gaze.pitch)
-        let z = m.columns.2
-        #expect(abs(z.x - sin(yaw) * cos(pitch)) < 1e-5 && abs(z.y - sin(pitch)) < 1e-5 && z.z > 0)
-        // Orthonormal: the transpose inverts it.
-        let product = m.transpose * m
-        for c in 0..<4 { for r in 0..<4 { #expect(abs(product[c, r] - (c == r ? 1 : 0)) < 1e-5) } }
+    /// The anchor's eye transforms are Visage's gaze transforms, row-major doubles turned into simd's
+    /// column-major floats: +z (the third column) along the line of sight, the eyeball centre in the
+    /// fourth; without irises, eyes look straight out of the face.
+    @Test func eyeTransformsAreTheGazes() throws {
+        let geometry = try FaceAnchorGeometry.shared.get()
+        let rowMajor: [Double] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 0, 0, 1]
+        let m = FaceAnchorGeometry.matrix(rowMajor)
+        #expect(m.columns.2 == SIMD4(3, 7, 11, 0) && m.columns.3 == SIMD4(4, 8, 12, 1))
+        #expect(m[3, 0] == 4, "simd's subscript is [column, row]")
+        let pose = HeadPose(transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -50, 0, 0, 0, 1])
+        let mesh = FaceMesh(points: [SIMD3<Float>](repeating: SIMD3(0.5, 0.5, 0), count: 468), presence: 1, imageWidth: 640, imageHeight: 480)
+        let analysis = FaceAnalysis(
+            region: MeshRegion(centerX: 0.5, centerY: 0.5, side: 0.5, rotation: 0, imageWidth: 640, imageHeight: 480), mesh: mesh,
+            blendshapes: try FaceBlendshapes(modelOutput: [Float](repeating: 0, count: 52)), pose: pose,
+            classification: FaceClassification(smilingProbability: 0, leftEyeOpenProbability: 1, rightEyeOpenProbability: 1))
+        #expect(analysis.gaze == nil)
+        let eyes = geometry.eyes(analysis)
+        #expect(eyes.left.columns.2 == SIMD4(0, 0, 1, 0) && simd_make_float3(eyes.left.columns.3) == geometry.leftEyeCentre)
+        #expect(eyes.lookAt.z > 1)
     }
 
     @Test func eyeballsSitBehindTheEyesOnEachSide() throws {
