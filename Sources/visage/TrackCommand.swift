@@ -2,16 +2,18 @@ import ArgumentParser
 import Foundation
 import Visage
 
-/// `visage track`: faces followed through a video, with tracking IDs, presence, blink, nod and shake events.
+/// `visage track`: faces followed through a video, with tracking IDs, presence, attention, blink, nod and shake events.
 struct TrackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "track",
-        abstract: "Follow faces through a video: tracking IDs, presence, blink, nod and shake events.",
+        abstract: "Follow faces through a video: tracking IDs, presence, attention, blink, nod and shake events.",
         discussion: """
             INPUT is a folder of images (sorted by name), a .y4m file, - for standard input (a y4m stream, or raw RGB24 frames with --size), or any video file or camera ffmpeg reads (ffmpeg must be installed). Times are media times from the frames, so a file runs faster than real time with the same events. A summary (frames, detector runs, dropped frames, wall-clock and CPU milliseconds per frame) goes to standard error.
 
               $ visage track clip.mp4 --events-only
               1.000 s  faceDetected
+              1.000 s  attentionGained (anyone)
+              1.000 s  attentionGained (face 1)
               1.000 s  blink both (face 1)
               2.667 s  blink left (face 1)
               2.700 s  blink right (face 1)
@@ -36,6 +38,15 @@ struct TrackCommand: AsyncParsableCommand {
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Blink coefficient at which an eye counts as closed (0…1).", valueName: "T"))
     var blinkThreshold: Float = 0.5
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Watching: the eyes look within this many degrees of the camera; 0 or less ignores the eyes.", valueName: "DEGREES"))
+    var gazeCone = 15.0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Watching: the head points within this many degrees of the camera; 0 or less ignores the head.", valueName: "DEGREES"))
+    var headCone = 30.0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long watching or not must last before attentionGained/attentionLost.", valueName: "SECONDS"))
+    var attentionDuration = 0.5
 
     @Flag(help: "The frames are mirrored (front camera): swap left and right so events name the subject's own eye.")
     var mirrored = false
@@ -71,6 +82,12 @@ struct TrackCommand: AsyncParsableCommand {
         guard (1...16).contains(maxFaces) else { throw ValidationError("--max-faces \(maxFaces) must be in 1…16") }
         guard detectEvery >= 0 else { throw ValidationError("--detect-every \(detectEvery) must be 0 (never) or a number of frames") }
         guard debounce.isFinite, (0...3600).contains(debounce) else { throw ValidationError("--debounce \(debounce) must be in 0…3600 seconds") }
+        for (name, cone) in [("--gaze-cone", gazeCone), ("--head-cone", headCone)] where !(cone.isFinite && cone <= 180) {
+            throw ValidationError("\(name) \(cone) must be at most 180 degrees")
+        }
+        guard attentionDuration.isFinite, (0...3600).contains(attentionDuration) else {
+            throw ValidationError("--attention-duration \(attentionDuration) must be in 0…3600 seconds")
+        }
         guard blinkThreshold > 0.15, blinkThreshold < 1 else { throw ValidationError("--blink-threshold \(blinkThreshold) must be in (0.15, 1)") }
         if let fps, !(fps.isFinite && fps > 0 && fps <= 10_000) { throw ValidationError("--fps \(fps) must be in (0, 10000]") }
         if size != nil, frameSize == nil { throw ValidationError("--size \(size!) must be WIDTHxHEIGHT, such as 640x480") }
@@ -82,7 +99,9 @@ struct TrackCommand: AsyncParsableCommand {
         DebugBuildWarning.warn(about: "video")
         let tracker = try FaceTracker(options: .init(
             handler: .init(maximumFaces: maxFaces, detectionInterval: detectEvery), debounce: debounce,
-            blinkThreshold: blinkThreshold, blinkHysteresis: min(0.15, blinkThreshold / 2), mirrored: mirrored))
+            blinkThreshold: blinkThreshold, blinkHysteresis: min(0.15, blinkThreshold / 2), mirrored: mirrored,
+            attention: .init(
+                gazeCone: gazeCone > 0 ? gazeCone : nil, headCone: headCone > 0 ? headCone : nil, minimumDuration: attentionDuration)))
         if let annotate { try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true) }
 
         var (frames, skipped) = (0, 0)
@@ -159,6 +178,8 @@ struct TrackCommand: AsyncParsableCommand {
             let faces = update.faces.map {
                 String(format: "#%d at %.0f,%.0f %.0f×%.0f blink L %.2f R %.2f", $0.trackingID, $0.frame.minX, $0.frame.minY,
                        $0.frame.width, $0.frame.height, $0.eyeBlinkLeft, $0.eyeBlinkRight)
+                    + ($0.analysis.gaze.map { String(format: " gaze %.0f° from camera", $0.angleFromCamera) } ?? "")
+                    + ($0.hasAttention ? " watching" : "")
             }
             print(String(format: "frame %d  %.3f s  ", update.frameIndex, update.time) + (faces.isEmpty ? "no face" : faces.joined(separator: "; ")))
         }
@@ -166,6 +187,7 @@ struct TrackCommand: AsyncParsableCommand {
             let record = TrackingEventRecord(event)
             var line = String(format: "%.3f s  ", event.time) + record.event
             if let eye = record.eye, let id = record.trackingID { line += " \(eye) (face \(id))" }
+            if record.event.hasPrefix("attention") { line += record.trackingID.map { " (face \($0))" } ?? " (anyone)" }
             if let amplitude = record.amplitude, let start = record.start, let duration = record.duration, let id = record.trackingID {
                 line += String(format: " %.0f° from %.3f s for %.2f s (face %d)", amplitude, start, duration, id)
             }

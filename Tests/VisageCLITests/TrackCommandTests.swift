@@ -20,20 +20,25 @@ import Testing
         return folder
     }
 
-    @Test func presenceEventsFromAFolderOfFrames() throws {
+    /// Presence and attention on the wire: the astronaut looks into the camera, so with both debounces
+    /// at 0.2 s she (face 1) and anyone gain attention with her presence, and lose it with her absence.
+    @Test func presenceAndAttentionEventsFromAFolderOfFrames() throws {
         let folder = try frameFolder()
         let result = try CLIRunner.run([
-            "track", folder.path, "--fps", "10", "--debounce", "0.2", "--json", "--events-only",
+            "track", folder.path, "--fps", "10", "--debounce", "0.2", "--attention-duration", "0.2", "--json", "--events-only",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let events = try result.stdout.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        #expect(events.map { $0["event"] as? String } == ["faceDetected", "noFaceDetected"])
-        // Presence is reported once it has lasted the debounce: 0.2 s after frame 0 and after frame 4.
+        let names = events.map { event in (event["event"] as? String ?? "?") + ((event["trackingID"] as? Int).map { " \($0)" } ?? "") }
+        #expect(names == [
+            "faceDetected", "attentionGained", "attentionGained 1", "noFaceDetected", "attentionLost", "attentionLost 1",
+        ])
+        // Each is reported once it has lasted the debounce: 0.2 s after frame 0 and after frame 4.
         let times = events.compactMap { $0["time"] as? Double }
-        try #require(times.count == 2)
-        #expect(abs(times[0] - 0.2) < 1e-9 && abs(times[1] - 0.6) < 1e-9, "\(times)")
+        try #require(times.count == 6)
+        #expect(times[0 ..< 3].allSatisfy { abs($0 - 0.2) < 1e-9 } && times[3...].allSatisfy { abs($0 - 0.6) < 1e-9 }, "\(times)")
     }
 
     @Test func frameLinesCarryTrackingIDs() throws {
@@ -53,6 +58,11 @@ import Testing
         #expect(lines[2]["frame"] as? Int == 2 && lines[3]["event"] as? String == "faceDetected")
         let blink = try #require(faces[2].first?["eyeBlinkLeft"] as? Double)
         #expect((0...1).contains(blink))
+        // Each face line has its gaze and, with attention's default 0.5 s not yet reached, no attention.
+        let gaze = try #require(faces[2].first?["gaze"] as? [String: Double])
+        #expect(Set(gaze.keys) == ["yaw", "pitch", "angleFromCamera", "headAngleFromCamera", "lookingAtCamera"])
+        #expect(gaze["angleFromCamera"]! < 15 && gaze["lookingAtCamera"]! > 0.5, "\(gaze)")
+        #expect(faces[2].first?["attention"] as? Bool == false)
     }
 
     /// A y4m clip of plain gray frames (no face) at 10 fps, `seconds` long.

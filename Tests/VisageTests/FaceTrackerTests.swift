@@ -43,7 +43,7 @@ struct FaceTrackerTests {
     /// reported from their confirmation on (frames 5–7 and 21–22), the first as face 1, the returning
     /// one as face 2.
     @Test func presenceEventsAfterTheDebounceAndANewIDOnReturn() throws {
-        let tracker = try FaceTracker(options: .init(debounce: 0.5))
+        let tracker = try FaceTracker(options: .init(debounce: 0.5, attention: nil))
         let face = TrackingSequences.canvas([(TrackingSequences.astronautFace, 200, 100, 250)])
         let empty = TrackingSequences.canvas([])
         var events: [Int: FaceTrackingEvent.Kind] = [:]
@@ -58,6 +58,32 @@ struct FaceTrackerTests {
         #expect(ids == [5: [1], 6: [1], 7: [1], 21: [2], 22: [2]])
     }
 
+    /// Attention through the whole pipeline: no face for 1 s, then the astronaut, who looks into the
+    /// camera (10 fps, presence debounce 0.5 s, attention 0.5 s): everyone's attention is lost with the
+    /// absence, and she gains it as her presence is confirmed, since she has watched for 0.5 s by then.
+    @Test func attentionOfAFaceLookingIntoTheCamera() throws {
+        let open = TrackingSequences.photo("astronaut.jpg")
+        let empty = try Image(width: open.width, height: open.height, pixelFormat: .rgb8,
+                              pixels: [UInt8](repeating: 118, count: open.width * open.height * 3))
+        let tracker = try FaceTracker(options: .init(debounce: 0.5))
+        var events: [FaceTrackingEvent] = []
+        var attentive: [Bool] = []
+        for index in 0..<17 {
+            let update = try tracker.process(VideoFrame(image: index < 10 ? empty : open, index: index, time: Double(index) / 10))
+            events += update.events
+            attentive += update.faces.map(\.hasAttention)
+            if let gaze = update.faces.first?.analysis.gaze { #expect(gaze.angleFromCamera < 15, "frame \(index): \(gaze.angleFromCamera)°") }
+        }
+        #expect(events == [
+            FaceTrackingEvent(kind: .noFaceDetected, time: 0.5, frameIndex: 5),
+            FaceTrackingEvent(kind: .attentionLost, time: 0.5, frameIndex: 5),
+            FaceTrackingEvent(kind: .faceDetected, time: 1.5, frameIndex: 15),
+            FaceTrackingEvent(kind: .attentionGained, time: 1.5, frameIndex: 15),
+            FaceTrackingEvent(kind: .attentionGained, time: 1.5, frameIndex: 15, trackingID: 1),
+        ])
+        #expect(attentive == [true, true])
+    }
+
     /// The acceptance sequence: a clip that starts without a face (10 frames at 10 fps, debounce 0.5 s),
     /// then the face with its eyes open, then painted shut: `noFaceDetected`, `faceDetected`, then the
     /// blink of face 1.
@@ -65,7 +91,7 @@ struct FaceTrackerTests {
         let open = TrackingSequences.photo("astronaut.jpg"), closed = TrackingSequences.photo("astronaut-eyes-closed.jpg")
         let empty = try Image(width: open.width, height: open.height, pixelFormat: .rgb8,
                               pixels: [UInt8](repeating: 118, count: open.width * open.height * 3))
-        let tracker = try FaceTracker(options: .init(debounce: 0.5, blinkThreshold: 0.4))
+        let tracker = try FaceTracker(options: .init(debounce: 0.5, blinkThreshold: 0.4, attention: nil))
         var events: [FaceTrackingEvent] = []
         for index in 0..<20 {
             let image = index < 10 ? empty : (16...17).contains(index) ? closed : open
@@ -106,7 +132,7 @@ struct FaceTrackerTests {
     /// some frames cross. The test uses 0.4; open eyes stay below 0.07.
     @Test func closedEyesBlink() throws {
         let open = TrackingSequences.photo("astronaut.jpg"), closed = TrackingSequences.photo("astronaut-eyes-closed.jpg")
-        let tracker = try FaceTracker(options: .init(debounce: 0, blinkThreshold: 0.4))
+        let tracker = try FaceTracker(options: .init(debounce: 0, blinkThreshold: 0.4, attention: nil))
         var blinks: [Int: FaceTrackingEvent.Eye] = [:]
         for index in 0..<12 {
             let update = try tracker.process(VideoFrame(image: (5...7).contains(index) ? closed : open, index: index, time: Double(index) / 30))

@@ -33,10 +33,18 @@ public struct TrackedFaceRecord: Codable, Sendable, Equatable {
     public var eyeBlinkRight: Float
     /// The mean of ARKit's `mouthSmileLeft` and `mouthSmileRight`, 0…1.
     public var smile: Float
+    /// Where the face looks; nil when it cannot be estimated.
+    public var gaze: GazeRecord?
+    /// Whether the face has attention (its last attentionGained/attentionLost).
+    public var attention: Bool?
 
-    public init(trackingID: Int, frame: FaceRecord.Rect, eyeBlinkLeft: Float, eyeBlinkRight: Float, smile: Float) {
+    public init(
+        trackingID: Int, frame: FaceRecord.Rect, eyeBlinkLeft: Float, eyeBlinkRight: Float, smile: Float, gaze: GazeRecord? = nil,
+        attention: Bool? = nil
+    ) {
         (self.trackingID, self.frame, self.eyeBlinkLeft, self.eyeBlinkRight, self.smile) =
             (trackingID, frame, eyeBlinkLeft, eyeBlinkRight, smile)
+        (self.gaze, self.attention) = (gaze, attention)
     }
 
     public init(_ face: TrackedFace) {
@@ -45,12 +53,39 @@ public struct TrackedFaceRecord: Codable, Sendable, Equatable {
         self.init(
             trackingID: face.trackingID, frame: .init(x: f.minX, y: f.minY, width: f.width, height: f.height),
             eyeBlinkLeft: face.eyeBlinkLeft, eyeBlinkRight: face.eyeBlinkRight,
-            smile: (blendshapes[.mouthSmileLeft] + blendshapes[.mouthSmileRight]) / 2)
+            smile: (blendshapes[.mouthSmileLeft] + blendshapes[.mouthSmileRight]) / 2,
+            gaze: face.analysis.gaze.map { GazeRecord($0, headAngle: face.analysis.pose.angleFromCamera) }, attention: face.hasAttention)
     }
 }
 
-/// One tracking event: `faceDetected`, `noFaceDetected`, `blink` (with `eye` and `trackingID`), or `nod` and
-/// `shake` (with `trackingID`, `start`, `duration` and `amplitude`).
+/// A tracked face's gaze (``FaceGaze``), degrees.
+public struct GazeRecord: Codable, Sendable, Equatable {
+    /// The combined line of sight in the camera frame: positive towards the picture's right, and up.
+    public var yaw: Double
+    public var pitch: Double
+    /// Between the line of sight and the direction of the camera.
+    public var angleFromCamera: Double
+    /// Between where the head points and the direction of the camera (``HeadPose/angleFromCamera``).
+    public var headAngleFromCamera: Double
+    /// 0…1.
+    public var lookingAtCamera: Double
+
+    public init(yaw: Double, pitch: Double, angleFromCamera: Double, headAngleFromCamera: Double, lookingAtCamera: Double) {
+        (self.yaw, self.pitch, self.angleFromCamera, self.headAngleFromCamera, self.lookingAtCamera) =
+            (yaw, pitch, angleFromCamera, headAngleFromCamera, lookingAtCamera)
+    }
+
+    public init(_ gaze: FaceGaze, headAngle: Double) {
+        func round(_ value: Double, _ places: Double = 10) -> Double { (value * places).rounded() / places }
+        self.init(
+            yaw: round(gaze.yaw), pitch: round(gaze.pitch), angleFromCamera: round(gaze.angleFromCamera),
+            headAngleFromCamera: headAngle.isFinite ? round(headAngle) : 180, lookingAtCamera: round(gaze.lookingAtCamera, 1000))
+    }
+}
+
+/// One tracking event: `faceDetected`, `noFaceDetected`, `blink` (with `eye` and `trackingID`), `nod` and
+/// `shake` (with `trackingID`, `start`, `duration` and `amplitude`), or `attentionGained` and
+/// `attentionLost` (with `trackingID` for one face, without for anyone).
 public struct TrackingEventRecord: Codable, Sendable, Equatable {
     public var event: String
     /// `left`, `right` or `both`, for blinks.
@@ -79,6 +114,8 @@ public struct TrackingEventRecord: Codable, Sendable, Equatable {
         case .faceDetected: self.init(event: "faceDetected", time: event.time)
         case .noFaceDetected: self.init(event: "noFaceDetected", time: event.time)
         case .blink(let eye): self.init(event: "blink", eye: eye.rawValue, trackingID: event.trackingID, time: event.time)
+        case .attentionGained: self.init(event: "attentionGained", trackingID: event.trackingID, time: event.time)
+        case .attentionLost: self.init(event: "attentionLost", trackingID: event.trackingID, time: event.time)
         case .nod(let gesture), .shake(let gesture):
             let name = if case .nod = event.kind { "nod" } else { "shake" }
             self.init(

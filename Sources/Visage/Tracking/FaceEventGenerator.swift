@@ -1,5 +1,6 @@
 /// The events of a face sequence from what each frame holds: presence (debounced in media time),
-/// which faces are reported and under which tracking ID, and blinks, nods and shakes per reported face.
+/// which faces are reported and under which tracking ID, blinks, nods and shakes per reported face, and
+/// attention (``AttentionDebouncer``) when given ``AttentionOptions``.
 ///
 /// Presence starts unknown and is always reported first: `noFaceDetected` once a stream has begun
 /// without a face for the debounce, `faceDetected` once a face has been in view for it. Faces are
@@ -22,10 +23,17 @@ package struct FaceEventGenerator: Sendable {
         /// Head pitch and yaw in degrees (``HeadPose``); NaN when unknown.
         package var pitch: Double
         package var yaw: Double
+        /// Degrees between where the head points and the camera (``HeadPose/angleFromCamera``), and
+        /// between the line of sight and the camera (``FaceGaze/angleFromCamera``); NaN when unknown.
+        package var headAngle: Double
+        package var gazeAngle: Double
 
-        package init(trackingID: Int, eyeBlinkLeft: Float, eyeBlinkRight: Float, pitch: Double = .nan, yaw: Double = .nan) {
+        package init(
+            trackingID: Int, eyeBlinkLeft: Float, eyeBlinkRight: Float, pitch: Double = .nan, yaw: Double = .nan,
+            headAngle: Double = .nan, gazeAngle: Double = .nan
+        ) {
             (self.trackingID, self.eyeBlinkLeft, self.eyeBlinkRight) = (trackingID, eyeBlinkLeft, eyeBlinkRight)
-            (self.pitch, self.yaw) = (pitch, yaw)
+            (self.pitch, self.yaw, self.headAngle, self.gazeAngle) = (pitch, yaw, headAngle, gazeAngle)
         }
     }
 
@@ -34,6 +42,8 @@ package struct FaceEventGenerator: Sendable {
     package struct Step: Sendable, Hashable {
         package var reportedIDs: [Int?]
         package var events: [FaceTrackingEvent]
+        /// Whether each observation's face has attention (debounced), as last reported.
+        package var attentive: [Bool]
     }
 
     package var mirrored: Bool
@@ -41,6 +51,10 @@ package struct FaceEventGenerator: Sendable {
     private var blinks: [Int: BlinkDetector] = [:]
     private var gestures: [Int: HeadGestureDetector] = [:]
     private let gestureOptions: HeadGestureOptions
+    private let attentionOptions: AttentionOptions?
+    private var attention: AttentionDebouncer
+    /// Reported IDs whose face has attention.
+    private var attentiveIDs: Set<Int> = []
     private let blinkThreshold: Float
     private let hysteresis: Float
     /// Reported ID for each tracker ID once reported, and when that face was last seen.
@@ -51,9 +65,11 @@ package struct FaceEventGenerator: Sendable {
 
     package init(
         debounce: Double = 1, blinkThreshold: Float = 0.5, hysteresis: Float = 0.15, mirrored: Bool = false,
-        forgetAfter: Double = 0.5, gestures: HeadGestureOptions = .init()
+        forgetAfter: Double = 0.5, gestures: HeadGestureOptions = .init(), attention: AttentionOptions? = nil
     ) {
         gestureOptions = gestures
+        attentionOptions = attention
+        self.attention = AttentionDebouncer(minimumDuration: attention?.minimumDuration ?? 0)
         presence = PresenceDebouncer(duration: debounce)
         (self.blinkThreshold, self.hysteresis, self.mirrored, self.forgetAfter) = (blinkThreshold, hysteresis, mirrored, forgetAfter)
     }
@@ -102,7 +118,29 @@ package struct FaceEventGenerator: Sendable {
         // Faces no longer tracked take their eye state with them.
         blinks = next
         gestures = nextGestures
-        reported = reported.filter { time - $0.value.lastSeen <= forgetAfter || time < $0.value.lastSeen }
-        return Step(reportedIDs: ids, events: events)
+        let kept = reported.filter { time - $0.value.lastSeen <= forgetAfter || time < $0.value.lastSeen }
+        let forgotten = reported.filter { kept[$0.key] == nil }.mapValues(\.id)
+        reported = kept
+        guard let attentionOptions else { return Step(reportedIDs: ids, events: events, attentive: ids.map { _ in false }) }
+
+        var watching: [Int: Bool] = [:], reportedIDs: [Int: Int] = [:]
+        for (face, id) in zip(faces, ids) {
+            watching[face.trackingID] = attentionOptions.isWatching(headAngle: face.headAngle, gazeAngle: face.gazeAngle)
+            reportedIDs[face.trackingID] = id
+        }
+        let changes = attention.update(
+            watching: watching, reportedIDs: reportedIDs, forgotten: forgotten, presenceKnown: presence.isPresent != nil, time: time)
+        var attentionEvents: [FaceTrackingEvent] = []
+        if let anyone = changes.anyone {
+            attentionEvents.append(FaceTrackingEvent(kind: anyone ? .attentionGained : .attentionLost, time: time, frameIndex: frameIndex))
+        }
+        for change in changes.faces {
+            if change.gained { attentiveIDs.insert(change.id) } else { attentiveIDs.remove(change.id) }
+            attentionEvents.append(FaceTrackingEvent(
+                kind: change.gained ? .attentionGained : .attentionLost, time: time, frameIndex: frameIndex, trackingID: change.id))
+        }
+        // After the presence change, before the faces' own events.
+        events.insert(contentsOf: attentionEvents, at: events.first.map { $0.trackingID == nil ? 1 : 0 } ?? 0)
+        return Step(reportedIDs: ids, events: events, attentive: ids.map { $0.map(attentiveIDs.contains) ?? false })
     }
 }

@@ -1,5 +1,6 @@
-/// Frames in, face events out: presence (`.faceDetected`, `.noFaceDetected`, debounced in media time)
-/// and blinks per tracked face, as an app watching a camera wants them.
+/// Frames in, face events out: presence (`.faceDetected`, `.noFaceDetected`, debounced in media time),
+/// attention (`.attentionGained`, `.attentionLost`, per face and for anyone; ``AttentionOptions``), and
+/// blinks, nods and shakes per tracked face, as an app watching a camera wants them.
 ///
 /// Presence starts unknown and its first state is always reported: `.noFaceDetected` once the stream
 /// has gone `debounce` seconds without a face, `.faceDetected` as soon as a face has been in view that
@@ -9,14 +10,16 @@
 /// tracking ID compare as README.md's "Presence and tracking IDs" table shows.
 ///
 /// Time comes from the frames' timestamps, so a file is processed faster than real time with the same
-/// events as when it plays. The seed's use case, pausing playback while nobody is looking:
+/// events as when it plays. The seed's use case, pausing playback while nobody is watching:
 ///
 /// ```swift
 /// let source = RealTimeFrameSource(try FFmpegFrameSource(input: "/dev/video0", inputArguments: ["-f", "v4l2"]))
 /// for try await event in FaceTracker.events(from: source) {
 ///     switch event.kind {
-///     case .noFaceDetected: player.pause()
-///     case .faceDetected: player.play()
+///     case .attentionLost where event.trackingID == nil: player.pause()
+///     case .attentionGained where event.trackingID == nil: player.play()
+///     case .attentionGained, .attentionLost: break  // one face's
+///     case .faceDetected, .noFaceDetected: break
 ///     case .blink(let eye): print("blink", eye, event.trackingID ?? 0)
 ///     case .nod(let gesture): print("yes", gesture.amplitude)
 ///     case .shake(let gesture): print("no", gesture.amplitude)
@@ -39,14 +42,19 @@ public final class FaceTracker {
         public var mirrored: Bool
         /// What counts as a nod or a shake.
         public var gestures: HeadGestureOptions
+        /// What counts as watching the camera, for `attentionGained` and `attentionLost`; nil for no
+        /// attention events.
+        public var attention: AttentionOptions?
 
         public init(
             handler: SequenceRequestHandler.Options = .init(), debounce: Double = 1, blinkThreshold: Float = 0.5,
-            blinkHysteresis: Float = 0.15, mirrored: Bool = false, gestures: HeadGestureOptions = .init()
+            blinkHysteresis: Float = 0.15, mirrored: Bool = false, gestures: HeadGestureOptions = .init(),
+            attention: AttentionOptions? = .init()
         ) {
             self.handler = handler
             (self.debounce, self.blinkThreshold, self.blinkHysteresis, self.mirrored) = (debounce, blinkThreshold, blinkHysteresis, mirrored)
             self.gestures = gestures
+            self.attention = attention
         }
     }
 
@@ -66,11 +74,21 @@ public final class FaceTracker {
         guard options.blinkHysteresis >= 0, options.blinkHysteresis < options.blinkThreshold else {
             throw .invalidParameter(name: "blinkHysteresis", value: "\(options.blinkHysteresis)", rule: "must be in [0, blinkThreshold)")
         }
+        let attention = options.attention ?? .init()
+        guard attention.minimumDuration.isFinite, attention.minimumDuration >= 0 else {
+            throw .invalidParameter(name: "attention.minimumDuration", value: "\(attention.minimumDuration)", rule: "must be a finite number of seconds ≥ 0")
+        }
+        for (name, cone) in [("attention.gazeCone", attention.gazeCone), ("attention.headCone", attention.headCone)] {
+            guard let cone else { continue }
+            guard cone.isFinite, cone >= 0, cone <= 180 else {
+                throw .invalidParameter(name: name, value: "\(cone)", rule: "must be in 0…180 degrees, or nil to ignore")
+            }
+        }
         self.options = options
         handler = try SequenceRequestHandler(options: options.handler)
         generator = FaceEventGenerator(
             debounce: options.debounce, blinkThreshold: options.blinkThreshold, hysteresis: options.blinkHysteresis, mirrored: options.mirrored,
-            forgetAfter: options.handler.maximumGap, gestures: options.gestures)
+            forgetAfter: options.handler.maximumGap, gestures: options.gestures, attention: options.attention)
     }
 
     /// Tracks the faces of `frame` and returns them with the events this frame completed.
@@ -81,13 +99,15 @@ public final class FaceTracker {
             faces.map {
                 .init(
                     trackingID: $0.trackingID, eyeBlinkLeft: $0.eyeBlinkLeft, eyeBlinkRight: $0.eyeBlinkRight,
-                    pitch: $0.analysis.pose.headEulerAngleX, yaw: $0.analysis.pose.headEulerAngleY)
+                    pitch: $0.analysis.pose.headEulerAngleX, yaw: $0.analysis.pose.headEulerAngleY,
+                    headAngle: $0.analysis.pose.angleFromCamera, gazeAngle: $0.analysis.gaze?.angleFromCamera ?? .nan)
             },
             time: frame.time, frameIndex: frame.index)
-        let reported = zip(faces, step.reportedIDs).compactMap { face, id -> TrackedFace? in
-            guard let id else { return nil }
+        let reported = zip(faces, zip(step.reportedIDs, step.attentive)).compactMap { face, state -> TrackedFace? in
+            guard let id = state.0 else { return nil }
             var face = face
             face.trackingID = id
+            face.hasAttention = state.1
             return face
         }
         return FaceTrackingUpdate(frameIndex: frame.index, time: frame.time, faces: reported, events: step.events)

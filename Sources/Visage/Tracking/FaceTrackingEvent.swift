@@ -11,6 +11,12 @@ public struct FaceTrackingEvent: Sendable, Hashable {
         case nod(HeadGesture)
         /// A tracked face shook its head (no): two reversals of yaw in a row.
         case shake(HeadGesture)
+        /// A face (with `trackingID`), or anyone (without), has watched the camera for the minimum
+        /// duration (``AttentionOptions``).
+        case attentionGained
+        /// A face (with `trackingID`), or everyone (without), has not watched the camera for the minimum
+        /// duration: turned away, looking elsewhere, or gone.
+        case attentionLost
     }
 
     /// Which eye blinked: the subject's own, unless the tracker's `mirrored` option is on (see
@@ -24,7 +30,7 @@ public struct FaceTrackingEvent: Sendable, Hashable {
     public var time: Double
     /// Index of that frame.
     public var frameIndex: Int
-    /// The face that blinked, nodded or shook; nil for presence events.
+    /// The face that blinked, nodded, shook, gained or lost attention; nil for presence and for anyone's attention.
     public var trackingID: Int?
 
     public init(kind: Kind, time: Double, frameIndex: Int, trackingID: Int? = nil) {

@@ -9,11 +9,15 @@ public struct TrackedFace: Sendable, Hashable {
     /// The box around the face mesh's surface points, pixels of the upright picture, origin top left.
     public var frame: CGRect
     public var analysis: FaceAnalysis
+    /// Whether this face has attention: the state of its last `attentionGained`/`attentionLost` event
+    /// (``FaceTracker``), false before any.
+    public var hasAttention: Bool
 
-    public init(trackingID: Int, frame: CGRect, analysis: FaceAnalysis) {
+    public init(trackingID: Int, frame: CGRect, analysis: FaceAnalysis, hasAttention: Bool = false) {
         self.trackingID = trackingID
         self.frame = frame
         self.analysis = analysis
+        self.hasAttention = hasAttention
     }
 
     /// The subject's left-eye blink coefficient as the picture shows it (0 open … 1 closed).
