@@ -269,12 +269,16 @@ struct BatchTests {
         }
         // What the kill leaves mid-write (the window is too short to hit on purpose): a temporary file of an
         // unfinished image, named by this machine and the dead PID; beside it, one of a live process (this
-        // test) and one of another machine sharing the folder, which the rerun must keep.
+        // test) and a recent one of another machine sharing the folder, which the rerun must keep.
         let unfinished = try #require(names.first { !partial.contains($0 + ".json") })
         let host = Self.hostName
         let stale = ".\(unfinished).json.tmp-\(host)-\(child.pid)-7", live = ".\(unfinished).json.tmp-\(host)-\(getpid())-7"
         let elsewhere = ".\(unfinished).json.tmp-other-\(host)-\(child.pid)-7"
-        for name in [stale, live, elsewhere] { try Data("{\"partial".utf8).write(to: killed.appendingPathComponent(name)) }
+        // And one another machine left two hours ago (a killed pod never returns under its name).
+        let abandoned = ".\(unfinished).json.tmp-gone-\(host)-\(child.pid)-8"
+        for name in [stale, live, elsewhere, abandoned] { try Data("{\"partial".utf8).write(to: killed.appendingPathComponent(name)) }
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: killed.appendingPathComponent(abandoned).path)
         let resumed = try CLIRunner.run(["contours", "--output", "killed", "--skip-existing", "--jobs", "2", "."], in: folder.url)
         #expect(resumed.status == 0)
         let hidden = try FileManager.default.contentsOfDirectory(atPath: killed.path).filter { $0.hasPrefix(".") }
