@@ -28,6 +28,9 @@ package enum FaceLandmarkPipeline {
         _ source: RegionSource, regions: [MeshRegion?], captureQuality: Bool, refinement: MeshRefinement? = nil
     ) throws(FaceDetectionError) -> [LandmarkResult] {
         guard regions.contains(where: { $0 != nil }) else { return regions.map { _ in LandmarkResult() } }
+        // Several faces share one window: the JPEG is read once.
+        let present = regions.compactMap { $0 }
+        let shared = present.count > 1 ? try source.window(coveringAll: present) : nil
         let runner = try FaceMeshRunner.shared()
         return try runner.withAnalyzer { analyzer throws(FaceDetectionError) in
             var results: [LandmarkResult] = []
@@ -37,7 +40,7 @@ package enum FaceLandmarkPipeline {
                     results.append(LandmarkResult())
                     continue
                 }
-                let window = try source.window(covering: region)
+                let window = try source.window(covering: region, reusing: shared)
                 let analysis: FaceAnalysis?
                 do {
                     analysis = try analyzer.analyze(

@@ -49,17 +49,25 @@ package struct RegionSource: Sendable {
     ///
     /// - Throws: ``FaceDetectionError/image(_:)`` when the region's part of the picture cannot be decoded.
     package func window(covering region: MeshRegion, reusing previous: ImageWindow? = nil) throws(FaceDetectionError) -> ImageWindow {
+        try window(coveringAll: [region], reusing: previous)
+    }
+
+    /// One window for all of `regions` (the bounding box of their windows): a JPEG is then read once, not
+    /// once per face, since libjpeg must decode the entropy-coded data above every window it cuts.
+    package func window(coveringAll regions: [MeshRegion], reusing previous: ImageWindow? = nil) throws(FaceDetectionError) -> ImageWindow {
         switch pixels {
         case .decoded(let image):
             return previous ?? ImageWindow(image)
         case .encoded(let data):
-            let needed = storedRect(of: region)
-            if let previous, previous.covers(columns: needed.columns, rows: needed.rows) { return previous }
-            let margin = Int((Self.reuseMargin * region.side).rounded(.up))
-            let columns = (needed.columns.lowerBound - margin)..<(needed.columns.upperBound + margin)
-            let rows = (needed.rows.lowerBound - margin)..<(needed.rows.upperBound + margin)
+            let rects = regions.map { (rect: storedRect(of: $0), margin: Int((Self.reuseMargin * $0.side).rounded(.up))) }
+            if let previous, rects.allSatisfy({ previous.covers(columns: $0.rect.columns, rows: $0.rect.rows) }) { return previous }
+            // No region at all gives the whole picture.
+            let left = rects.map { $0.rect.columns.lowerBound - $0.margin }.min() ?? 0
+            let right = rects.map { $0.rect.columns.upperBound + $0.margin }.max() ?? storedWidth
+            let top = rects.map { $0.rect.rows.lowerBound - $0.margin }.min() ?? 0
+            let bottom = rects.map { $0.rect.rows.upperBound + $0.margin }.max() ?? storedHeight
             do {
-                return try ImageWindow(data: data, columns: columns, rows: rows).withOrientation(orientation)
+                return try ImageWindow(data: data, columns: left..<right, rows: top..<bottom).withOrientation(orientation)
             } catch {
                 throw .image(error)
             }
