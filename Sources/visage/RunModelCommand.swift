@@ -9,7 +9,7 @@ struct RunModelCommand: AsyncParsableCommand {
         abstract: "Run a TFLite model on an image, or on each face crop, and print its output tensors.",
         discussion: """
             The image (or each face's mesh region with --faces) is stretched to the model's input \
-            (left untouched when the sizes match), as RGB in [0,1] unless --input-range says otherwise. \
+            (left untouched when the sizes match), as RGB in [0,1] unless --input-range or the model's TFLite metadata (its NormalizationOptions) says otherwise. \
             A model using operators or tensor types Visage does not run is refused before anything runs, \
             naming each with its count (exit 1). No custom operator is supported.
 
@@ -29,8 +29,8 @@ struct RunModelCommand: AsyncParsableCommand {
     @Flag(help: "Run on each detected face's mesh region (square, eyes level) instead of the whole image.")
     var faces = false
 
-    @Option(help: ArgumentHelp("The range pixel levels 0…255 map onto.", valueName: "0,1|-1,1"))
-    var inputRange = "0,1"
+    @Option(help: ArgumentHelp("The range pixel levels 0…255 map onto; default: the model's metadata, else 0,1.", valueName: "0,1|-1,1"))
+    var inputRange: String?
 
     @Option(help: ArgumentHelp("A labels file (one per line): print the top classes of the first output.", valueName: "FILE"))
     var labels: String?
@@ -46,11 +46,12 @@ struct RunModelCommand: AsyncParsableCommand {
         guard (1...1000).contains(top) else { throw ValidationError("--top \(top) must be between 1 and 1000") }
     }
 
-    private func valueRange() throws -> ClosedRange<Float> {
+    private func valueRange() throws -> ClosedRange<Float>? {
         switch inputRange {
+        case nil: return nil
         case "0,1": return 0...1
         case "-1,1": return -1...1
-        default: throw ValidationError("--input-range \(inputRange) must be 0,1 or -1,1")
+        case let range?: throw ValidationError("--input-range \(range) must be 0,1 or -1,1")
         }
     }
 
@@ -68,7 +69,7 @@ struct RunModelCommand: AsyncParsableCommand {
         let custom = try CustomModel(
             contentsOf: URL(fileURLWithPath: model), labelsURL: labels.map { URL(fileURLWithPath: $0) })
         let request = CustomModelRequest(
-            model: custom, input: .init(valueRange: try valueRange(), border: .replicate),
+            model: custom, input: .init(valueRange: try valueRange() ?? custom.metadataValueRange, border: .replicate),
             region: faces ? .faces(.meshRegion) : .wholeImage)
         let results = try await ImageRequestHandler(URL(fileURLWithPath: image)).perform(request)
         for result in results {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Visage
 
 /// `visage run-model` on the MediaPipe models and LiteRT outputs of Scripts/make-custom-model-fixtures.py.
 @Suite struct RunModelCommandTests {
@@ -37,6 +38,30 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "visage: unsupported model: operators HARD_SWISH ×11, AVERAGE_POOL_2D ×10, custom Convolution2DTransposeBias ×1\n")
+    }
+
+    /// Without --input-range, a model's TFLite metadata sets it: MediaPipe's short-range face detector
+    /// declares −1…1, and on its own 128×128 input fixture its regressors are then LiteRT's; forcing
+    /// 0,1 changes them.
+    @Test func metadataSetsTheDefaultInputRange() throws {
+        let root = CLIRunner.packageRoot
+        let pixels = [UInt8](try Data(contentsOf: root.appendingPathComponent("Tests/VisageTests/Fixtures/one-face.shortRange.input.rgb")))
+        let png = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".png")
+        try Image(width: 128, height: 128, pixelFormat: .rgb8, pixels: pixels).pngData().write(to: png)
+        defer { try? FileManager.default.removeItem(at: png) }
+        let data = try Data(contentsOf: root.appendingPathComponent("Tests/VisageTests/Fixtures/one-face.shortRange.regressors.f32"))
+        let expected = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        func worst(_ extra: [String]) throws -> Float {
+            let result = try CLIRunner.run(["run-model", "Models/face_detection_short_range.tflite", png.path, "--json"] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            let printed = try JSONDecoder().decode([String: [Output]].self, from: Data(result.stdout.utf8))
+            let regressors = try #require(printed["outputs"]?.first { $0.shape.last == 16 })
+            #expect(regressors.values.count == expected.count)
+            return zip(regressors.values, expected).map { abs($0 - $1) }.max() ?? .infinity
+        }
+        let byMetadata = try worst([])
+        #expect(byMetadata <= 1e-3, "largest difference \(byMetadata)")
+        #expect(try worst(["--input-range", "0,1"]) > 0.1)
     }
 
     @Test func inputRangeIsValidated() throws {

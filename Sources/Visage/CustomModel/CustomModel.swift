@@ -11,6 +11,9 @@ public final class CustomModel: Sendable {
     public let model: Model
     /// Class names for classification outputs, index for index (one per line of a labels file).
     public let labels: [String]?
+    /// How the first input wants pixels normalized, from the model's TFLite metadata (MediaPipe's and
+    /// TensorFlow Lite Support's models carry it); nil when the model has none.
+    public let inputNormalization: InputNormalization?
 
     /// Loads a model from the bytes of a `.tflite` file.
     /// - Throws: ``ModelError/unsupportedModel(_:)`` listing every unsupported operator and type with its
@@ -20,6 +23,13 @@ public final class CustomModel: Sendable {
         guard support.isSupported else { throw .unsupportedModel(support) }
         model = try Model(data: data)
         self.labels = labels
+        inputNormalization = InputNormalization.read(fromModel: [UInt8](data), inputCount: model.inputs.count).first ?? nil
+    }
+
+    /// The range the first input's pixel levels 0…255 map onto by its metadata, 0…1 (Visage's default)
+    /// when the model has none or normalizes its channels differently.
+    public var metadataValueRange: ClosedRange<Float> {
+        inputNormalization?.valueRange ?? 0...1
     }
 
     /// Loads the `.tflite` file at `url`, with the labels file at `labelsURL` (one label per line) if given.

@@ -45,8 +45,10 @@ public struct CustomModelRequest: ImageProcessingRequest {
     /// The faces to crop for ``Region/faces(_:)``; nil (the default) detects them.
     public var inputFaceObservations: [FaceObservation]?
 
-    public init(model: CustomModel, input: CustomModelInput = .init(), region: Region = .wholeImage) {
-        (self.model, self.input, self.region) = (model, input, region)
+    /// - Parameter input: how pixels become the input tensor; nil (the default) is RGB in the value range
+    ///   the model's TFLite metadata declares (``CustomModel/metadataValueRange``), 0…1 without metadata.
+    public init(model: CustomModel, input: CustomModelInput? = nil, region: Region = .wholeImage) {
+        (self.model, self.input, self.region) = (model, input ?? .init(valueRange: model.metadataValueRange), region)
     }
 
     /// One observation per crop: one for the whole image or a region, one per face (in detection order).
