@@ -42,7 +42,8 @@ package enum FaceDetectionPipeline {
     /// faces `minFaceSize` × the picture's width wide (see ``TilePlan``), and the short-range model on
     /// the letterbox, so it finds every face fast mode finds; everything is merged with weighted NMS.
     /// A tile's detections that touch one of its inner edges are dropped first: that face is cut, and
-    /// lies whole in a neighbouring tile or is large enough for a coarser level.
+    /// lies whole in a neighbouring tile or is large enough for a coarser level. The passes run side by
+    /// side on the cores (``IndependentWork``), so the result is the serial one, sooner.
     ///
     /// With `rotations`, the letterbox passes also run on the picture turned by 90°, 180° and 270°
     /// (``QuarterTurn``), mapped back to the upright picture. A face found in several views is kept from
@@ -68,28 +69,37 @@ package enum FaceDetectionPipeline {
             let runner = try DetectorRunner.shared(.fullRange), shortRange = try DetectorRunner.shared(.shortRange)
             stageEnded("detector lookup")
             let windows = TilePlan(imageWidth: upright.width, imageHeight: upright.height, minFaceSize: minFaceSize).windows
+            // The full-range model on every window, then the short-range model on the letterbox: independent
+            // passes, run side by side and merged in this order.
+            let passes = try IndependentWork.map(windows.count + 1) { index throws(FaceDetectionError) in
+                index < windows.count
+                    ? try runner.detect(in: image, orientation: orientation, window: windows[index])
+                    : try shortRange.detect(in: image, orientation: orientation, window: windows[0])
+            }
             var all: [Detection] = []
-            for window in windows {
-                let found = try runner.detect(in: image, orientation: orientation, window: window, stageEnded: stageEnded)
+            for (window, found) in zip(windows, passes) {
                 all += window == windows[0] ? found : found.filter { !window.cuts($0) }
             }
-            all += try shortRange.detect(in: image, orientation: orientation, window: windows[0], stageEnded: stageEnded)
+            all += passes[windows.count]
             detections = weightedNonMaxSuppression(all, threshold: DetectorVariant.suppressionThreshold)
+            stageEnded("detector passes")
         }
         if rotations {
             let variants: [DetectorVariant] = mode == .fast ? [.shortRange] : [.shortRange, .fullRange]
-            var passes: [(turn: QuarterTurn, detections: [Detection])] = [(.none, detections)]
-            for turn in QuarterTurn.allCases where turn != .none {
+            let turns = QuarterTurn.allCases.filter { $0 != .none }
+            // Every turned view with every variant: independent passes, run side by side, kept in this order.
+            let found = try IndependentWork.map(turns.count * variants.count) { index throws(FaceDetectionError) in
+                let turn = turns[index / variants.count], variant = variants[index % variants.count]
                 let view = turn.viewOrientation(of: orientation)
                 let size = view.uprightSize(rawWidth: image.width, rawHeight: image.height)
-                var found: [Detection] = []
-                for variant in variants {
-                    found += try DetectorRunner.shared(variant).detect(
-                        in: image, orientation: view, window: .letterbox(width: size.width, height: size.height),
-                        stageEnded: stageEnded
-                    ).map(turn.uprightDetection)
-                }
-                passes.append((turn, variants.count > 1 ? weightedNonMaxSuppression(found, threshold: DetectorVariant.suppressionThreshold) : found))
+                return try DetectorRunner.shared(variant).detect(
+                    in: image, orientation: view, window: .letterbox(width: size.width, height: size.height)
+                ).map(turn.uprightDetection)
+            }
+            var passes: [(turn: QuarterTurn, detections: [Detection])] = [(.none, detections)]
+            for (position, turn) in turns.enumerated() {
+                let views = found[position * variants.count ..< (position + 1) * variants.count].flatMap { $0 }
+                passes.append((turn, variants.count > 1 ? weightedNonMaxSuppression(views, threshold: DetectorVariant.suppressionThreshold) : views))
             }
             detections = QuarterTurn.mostUpright(
                 passes, width: upright.width, height: upright.height, threshold: DetectorVariant.suppressionThreshold)

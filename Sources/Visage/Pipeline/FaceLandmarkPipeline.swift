@@ -32,41 +32,44 @@ package enum FaceLandmarkPipeline {
         let present = regions.compactMap { $0 }
         let shared = present.count > 1 ? try source.window(coveringAll: present) : nil
         let runner = try FaceMeshRunner.shared()
-        return try runner.withAnalyzer { analyzer throws(FaceDetectionError) in
-            var results: [LandmarkResult] = []
-            results.reserveCapacity(regions.count)
-            for region in regions {
-                guard let region else {
-                    results.append(LandmarkResult())
-                    continue
-                }
-                let window = try source.window(covering: region, reusing: shared)
-                let analysis: FaceAnalysis?
-                do {
-                    analysis = try analyzer.analyze(
-                        window, region: region, refinement: refinement, window: { try source.window(covering: $0, reusing: $1) })
-                } catch {
-                    throw .landmarks(reason: "\(error)")
-                }
-                var quality: Float?
-                if captureQuality, let analysis {
-                    // The quality crop frames the mesh, not the detection: usually inside the same window.
-                    var qualityWindow = window
-                    if let qualityRegion = try? MeshRegion(tracking: analysis.mesh) {
-                        qualityWindow = try source.window(covering: qualityRegion, reusing: window)
-                    }
-                    do throws(CaptureQualityError) {
-                        quality = try CaptureQuality(
-                            window: qualityWindow, mesh: analysis.mesh, pose: analysis.pose, classification: analysis.classification
-                        ).score
-                    } catch {
-                        throw .captureQuality(error)
-                    }
-                }
-                results.append(LandmarkResult(analysis: analysis, captureQuality: quality))
+        // Faces are independent: each borrows its own analyzer, side by side on the cores, results in order.
+        return try IndependentWork.map(regions.count) { index throws(FaceDetectionError) in
+            guard let region = regions[index] else { return LandmarkResult() }
+            return try runner.withAnalyzer { analyzer throws(FaceDetectionError) in
+                try analyze(source, region: region, sharing: shared, captureQuality: captureQuality, refinement: refinement, with: analyzer)
             }
-            return results
         }
+    }
+
+    /// One face of ``analyze(_:regions:captureQuality:refinement:)``.
+    private static func analyze(
+        _ source: RegionSource, region: MeshRegion, sharing shared: ImageWindow?, captureQuality: Bool,
+        refinement: MeshRefinement?, with analyzer: FaceMeshAnalyzer
+    ) throws(FaceDetectionError) -> LandmarkResult {
+        let window = try source.window(covering: region, reusing: shared)
+        let analysis: FaceAnalysis?
+        do {
+            analysis = try analyzer.analyze(
+                window, region: region, refinement: refinement, window: { try source.window(covering: $0, reusing: $1) })
+        } catch {
+            throw .landmarks(reason: "\(error)")
+        }
+        var quality: Float?
+        if captureQuality, let analysis {
+            // The quality crop frames the mesh, not the detection: usually inside the same window.
+            var qualityWindow = window
+            if let qualityRegion = try? MeshRegion(tracking: analysis.mesh) {
+                qualityWindow = try source.window(covering: qualityRegion, reusing: window)
+            }
+            do throws(CaptureQualityError) {
+                quality = try CaptureQuality(
+                    window: qualityWindow, mesh: analysis.mesh, pose: analysis.pose, classification: analysis.classification
+                ).score
+            } catch {
+                throw .captureQuality(error)
+            }
+        }
+        return LandmarkResult(analysis: analysis, captureQuality: quality)
     }
 
     /// The mesh regions of faces the detector found.
