@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import Visage
 
-/// `visage detect --mesh` on a JPEG over the wire: the record is the decoding path's (reduced decode for
-/// detection, the face's window at full resolution for the mesh), and its mesh stays near the record
-/// a full decode gives.
+/// `visage detect --mesh` on a JPEG over the wire: by default the record is the full decode's, number for
+/// number; with `--shrink-on-load` it is the region-decode path's (reduced decode for detection, the
+/// face's window at full resolution for the mesh), and its mesh stays near the full decode's.
 @Suite(.serialized)
 struct RegionDecodeCLITests {
     @Test func jpegMeshRecordIsTheRegionDecodePaths() throws {
@@ -17,11 +17,12 @@ struct RegionDecodeCLITests {
         let data = try small.resized(width: 2 * small.width, height: 2 * small.height, method: .bilinear).jpegData(quality: 95)
         try data.write(to: folder.appendingPathComponent("face.jpg"))
 
-        let result = try CLIRunner.run(["detect", "--json", "--mesh", "--quality", "face.jpg"], in: folder)
+        let result = try CLIRunner.run(["detect", "--json", "--mesh", "--quality", "--shrink-on-load", "face.jpg"], in: folder)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         let wire = try JSONDecoder().decode(FacesRecord.self, from: Data(result.stdout.utf8))
         let detector = FaceDetector(options: .init(performanceMode: .fast))
-        let decoding = try FacesRecord(decoding: data, named: "face.jpg", detector: detector, features: [.mesh, .quality])
+        let decoding = try FacesRecord(
+            decoding: data, named: "face.jpg", detector: detector, features: [.mesh, .quality], meshFromReducedDecode: true)
         let full = try FacesRecord(
             analyzing: try Image(data: data, options: .init(applyOrientation: false)), named: "face.jpg", detector: detector,
             features: [.mesh, .quality])
@@ -37,5 +38,14 @@ struct RegionDecodeCLITests {
         // The full decode: the mesh follows the reduced decode's box (RegionDecodeTests), within 1 % of the picture.
         let fromFull = distances(try #require(full.faces[0].mesh))
         #expect(fromFull[fromFull.count / 2] <= 0.01 * 960, "median \(fromFull[fromFull.count / 2]) px")
+
+        // Without the flag: the full decode's record.
+        let plain = try CLIRunner.run(["detect", "--json", "--mesh", "--quality", "face.jpg"], in: folder)
+        #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
+        let plainRecord = try JSONDecoder().decode(FacesRecord.self, from: Data(plain.stdout.utf8))
+        try #require(plainRecord.faces.count == 1)
+        let plainMesh = try #require(plainRecord.faces[0].mesh), fullMesh = try #require(full.faces[0].mesh)
+        #expect(zip(plainMesh, fullMesh).allSatisfy { abs($0.x - $1.x) < 1e-3 && abs($0.y - $1.y) < 1e-3 })
+        #expect(plainRecord.faces[0].captureQuality == full.faces[0].captureQuality)
     }
 }
