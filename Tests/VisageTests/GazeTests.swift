@@ -132,8 +132,10 @@ struct GazeTests {
             let gaze = try #require(Self.estimator.gaze(mesh: mesh, pose: scene.pose))
             worst = max(worst, Self.angle(Self.faceDirection(gaze.left), truth))
         }
-        // The eyeball's radius is about 11 px here, so one pixel is about 5°.
-        #expect(worst > 2 && worst < 8, "worst \(worst)°")
+        // The eyeball's radius is 1.2 cm / 55 cm / 1.2256 (the near plane's height) × 480 ≈ 8.5 px here,
+        // so one pixel across it is asin(1 / 8.5) ≈ 6.8°.
+        print("gaze: one pixel of iris error costs at most \(worst)°")
+        #expect(worst > 4 && worst < 8, "worst \(worst)°")
     }
 
     /// Eyes aimed at the camera (the origin) are looking at it; 30° off, they are not.
