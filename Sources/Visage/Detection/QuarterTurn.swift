@@ -48,30 +48,16 @@ package enum QuarterTurn: Int, Sendable, Hashable, CaseIterable {
             keypoints: detection.keypoints.map(map), score: detection.score)
     }
 
-    /// How far, in radians, a face (normalized to the upright picture of `width` × `height` pixels) is
-    /// from upright in this view: its eye line's angle after the view's turn, in [−π, π).
-    package func tilt(of detection: Detection, width: Int, height: Int) -> Double {
-        guard detection.keypoints.count > FaceKeypoint.leftEye.rawValue else { return 0 }
-        let right = detection.keypoints[FaceKeypoint.rightEye.rawValue], left = detection.keypoints[FaceKeypoint.leftEye.rawValue]
-        let dx = Double(left.x - right.x) * Double(width), dy = Double(left.y - right.y) * Double(height)
-        // Counter-clockwise positive (y down); a clockwise turn of the view lowers the angle by 90°.
-        return MeshRegion.normalized(atan2(-dy, dx) - Double(rawValue) * .pi / 2)
-    }
-
     /// The faces of every view's pass (normalized to the upright picture), one per face: where views
-    /// overlap (IoU above `threshold`), the detection from the view in which the face is nearest upright,
-    /// since the detector was trained on upright faces and reads a face on its side with skewed
-    /// keypoints. Ties go to the earlier view, so an upright face keeps the upright pass's detection.
-    package static func mostUpright(
-        _ passes: [(turn: QuarterTurn, detections: [Detection])], width: Int, height: Int, threshold: Float
+    /// overlap (IoU above `threshold`), the detection the detector is most confident of. The detector was
+    /// trained on upright faces, so it scores a face highest in the view where the face stands upright;
+    /// its keypoints cannot tell, since it reads a face on its side with keypoints placed as if upright.
+    /// Equal scores go to the earlier view, so an upright face keeps the upright pass's detection.
+    package static func mostConfident(
+        _ passes: [(turn: QuarterTurn, detections: [Detection])], threshold: Float
     ) -> [Detection] {
-        let candidates = passes.flatMap { pass in
-            pass.detections.map { (detection: $0, tilt: abs(pass.turn.tilt(of: $0, width: width, height: height)), order: pass.turn.rawValue) }
-        }.sorted { a, b in
-            // Within a quarter of a quarter turn counts as equally upright.
-            let (ta, tb) = ((a.tilt / (.pi / 8)).rounded(.down), (b.tilt / (.pi / 8)).rounded(.down))
-            return ta != tb ? ta < tb : a.order != b.order ? a.order < b.order : a.detection.score > b.detection.score
-        }
+        let candidates = passes.flatMap { pass in pass.detections.map { (detection: $0, order: pass.turn.rawValue) } }
+            .sorted { a, b in a.detection.score != b.detection.score ? a.detection.score > b.detection.score : a.order < b.order }
         var kept: [Detection] = []
         for candidate in candidates where !kept.contains(where: { $0.intersectionOverUnion(candidate.detection) > threshold }) {
             kept.append(candidate.detection)

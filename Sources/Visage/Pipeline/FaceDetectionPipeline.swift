@@ -47,7 +47,7 @@ package enum FaceDetectionPipeline {
     ///
     /// With `rotations`, the letterbox passes also run on the picture turned by 90°, 180° and 270°
     /// (``QuarterTurn``), mapped back to the upright picture. A face found in several views is kept from
-    /// the view in which it stands nearest upright (``QuarterTurn/mostUpright(_:width:height:threshold:)``),
+    /// the view whose detection scores highest, where it stands upright (``QuarterTurn/mostConfident(_:threshold:)``),
     /// so its keypoints, and its roll, show its true in-plane angle; faces found in one view only are added.
     /// `stageEnded` is called with each stage's name as it ends (``StageProfile``).
     package static func detect(
@@ -101,8 +101,7 @@ package enum FaceDetectionPipeline {
                 let views = found[position * variants.count ..< (position + 1) * variants.count].flatMap { $0 }
                 passes.append((turn, variants.count > 1 ? weightedNonMaxSuppression(views, threshold: DetectorVariant.suppressionThreshold) : views))
             }
-            detections = QuarterTurn.mostUpright(
-                passes, width: upright.width, height: upright.height, threshold: DetectorVariant.suppressionThreshold)
+            detections = QuarterTurn.mostConfident(passes, threshold: DetectorVariant.suppressionThreshold)
             stageEnded("rotation search")
         }
         let faces = detections.map { detection in
