@@ -35,6 +35,11 @@ package enum FaceDetectionPipeline {
     /// a whole detector run for every 12 bytes of input.
     package static let minimumImageSide = 8
 
+    /// The score a turned view's detection needs (rotation search): three more views are three more
+    /// chances of a false face. On the evaluation's aggregates (`Scripts/evaluate.py`) the turned views'
+    /// false faces on the faceless photos scored 0.61–0.67, their real turned faces 0.76 and more.
+    package static let turnedViewScoreThreshold: Float = 0.7
+
     /// Detects faces in `image`, whose stored pixels have `orientation` (the image's own when nil).
     ///
     /// `.fast` runs the short-range model once on the letterboxed picture, as MediaPipe's FaceDetector.
@@ -99,6 +104,7 @@ package enum FaceDetectionPipeline {
             var passes: [(turn: QuarterTurn, detections: [Detection])] = [(.none, detections)]
             for (position, turn) in turns.enumerated() {
                 let views = found[position * variants.count ..< (position + 1) * variants.count].flatMap { $0 }
+                    .filter { $0.score >= turnedViewScoreThreshold }
                 passes.append((turn, variants.count > 1 ? weightedNonMaxSuppression(views, threshold: DetectorVariant.suppressionThreshold) : views))
             }
             detections = QuarterTurn.mostConfident(passes, threshold: DetectorVariant.suppressionThreshold)
