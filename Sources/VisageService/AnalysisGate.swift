@@ -17,8 +17,8 @@ struct AnalysisGate: Sendable {
     let metrics: ServiceMetrics
     let analyzer: any FaceAnalyzing
 
-    /// Runs `handle` with the request's body kind and bytes, within the deadline; a client that closes
-    /// its connection cancels it.
+    /// Runs `handle` with the request's body kind and bytes, within the slow-body timeout and the
+    /// deadline; a client that goes away cancels it. The connection stays open for the next request.
     func serve(
         _ request: Request, context: ServiceRequestContext, allowed: Set<String> = ["raw", "multipart", "json"],
         _ handle: @escaping @Sendable (BodyKind, ByteBuffer) async throws -> Response
@@ -28,12 +28,48 @@ struct AnalysisGate: Sendable {
         try admission.admit()
         defer { admission.leave() }
         let deadline = context.arrival + self.deadline
-        let reader = self.reader
-        return try await request.body.consumeWithCancellationOnInboundClose { body in
-            try await Self.within(deadline) {
-                let bytes = try await reader.read(body)
+        let bodyDeadline = context.arrival + reader.timeout
+        let (reader, body, connection) = (self.reader, request.body, context.connection)
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        let arrived = Flag()
+        return try await withThrowingTaskGroup(of: Response?.self) { group in
+            group.addTask {
+                let bytes = try await reader.read(body, declaredLength: declared)
+                arrived.set()
                 return try await handle(kind, bytes)
             }
+            // One timer for both limits: the body's, then the whole request's.
+            group.addTask {
+                if bodyDeadline < deadline {
+                    try await Task.sleep(until: bodyDeadline, clock: .continuous)
+                    if !arrived.isSet { throw RequestBodyReader.timedOut(reader.timeout) }
+                }
+                try await Task.sleep(until: deadline, clock: .continuous)
+                throw ServiceError(.deadlineExceeded, "the request did not finish within its deadline")
+            }
+            if let connection {
+                group.addTask {
+                    try await Self.untilGone(connection)
+                    return nil
+                }
+            }
+            defer { group.cancelAll() }
+            guard case .some(.some(let response)) = try await group.next() else { throw CancellationError() }
+            return response
+        }
+    }
+
+    /// Returns when the client of `connection` goes; throws `CancellationError` when cancelled first.
+    static func untilGone(_ connection: ConnectionWatch) async throws {
+        let box = ResumeOnce<Void>()
+        defer { connection.stopWatching() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                box.set(continuation)
+                connection.whenGone { box.resume(with: .success(())) }
+            }
+        } onCancel: {
+            box.resume(with: .failure(CancellationError()))
         }
     }
 
@@ -47,22 +83,14 @@ struct AnalysisGate: Sendable {
         metrics.stages(result.timings)
         return result
     }
+}
 
-    /// `body`'s result, or `deadline_exceeded` once `deadline` passes (the body is then cancelled).
-    static func within<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard case .some(.some(let value)) = try await group.next() else {
-                throw ServiceError(.deadlineExceeded, "the request did not finish within its deadline")
-            }
-            return value
-        }
-    }
+/// Set once, read from any thread.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
 
 extension Response {

@@ -55,7 +55,8 @@ public func buildApplication(
         server: .http1WebSocketUpgrade(
             webSocketRouter: webSocketRouter,
             configuration: .init(
-                http1: .init(idleTimeout: .seconds(60)),
+                // The watch sees a client go without touching the request stream: keep-alive survives.
+                http1: .init(additionalChannelHandlers: [ConnectionWatchHandler()], idleTimeout: .seconds(60)),
                 ws: .init(maxFrameSize: configuration.maxWebSocketMessageBytes))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "visage",

@@ -18,28 +18,35 @@ struct RequestBodyReader {
         }
     }
 
-    func read(_ body: RequestBody) async throws -> ByteBuffer {
-        let (maxBytes, timeout) = (self.maxBytes, self.timeout)
-        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask {
-                var collected = ByteBuffer()
-                for try await part in body {
-                    guard collected.readableBytes + part.readableBytes <= maxBytes else { throw Self.tooLarge(maxBytes) }
+    /// The whole body, refused with 413 as soon as it passes the limit. The slow-body timeout is
+    /// ``AnalysisGate``'s timer, which runs beside this.
+    func read(_ body: RequestBody, declaredLength: Int?) async throws -> ByteBuffer {
+        var collected: ByteBuffer?
+        for try await part in body {
+            guard var gathered = collected else {
+                guard part.readableBytes <= maxBytes else { throw Self.tooLarge(maxBytes) }
+                // The first part as it is; a declared length sizes the buffer once for the rest.
+                if let declaredLength, declaredLength > part.readableBytes, declaredLength <= maxBytes {
+                    var buffer = ByteBufferAllocator().buffer(capacity: declaredLength)
                     var part = part
-                    collected.writeBuffer(&part)
+                    buffer.writeBuffer(&part)
+                    collected = buffer
+                } else {
+                    collected = part
                 }
-                return collected
+                continue
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard case .some(.some(let buffer)) = try await group.next() else {
-                throw ServiceError(.requestTimeout, "the request body did not arrive within \(timeout)")
-            }
-            return buffer
+            guard gathered.readableBytes + part.readableBytes <= maxBytes else { throw Self.tooLarge(maxBytes) }
+            collected = nil  // one owner: the write below does not copy the buffer first
+            var part = part
+            gathered.writeBuffer(&part)
+            collected = gathered
         }
+        return collected ?? ByteBuffer()
+    }
+
+    static func timedOut(_ timeout: Duration) -> ServiceError {
+        ServiceError(.requestTimeout, "the request body did not arrive within \(timeout)")
     }
 
     static func tooLarge(_ limit: Int) -> ServiceError {

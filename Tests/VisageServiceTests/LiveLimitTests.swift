@@ -131,6 +131,51 @@ import VisageService
         }
     }
 
+    /// Keep-alive: two analysis requests answered on one connection, and a client that hangs up during
+    /// the second still cancels its work (the connection watch, not the request stream, sees it go).
+    @Test func oneConnectionCarriesSeveralRequestsAndAHangUpStillCancels() async throws {
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(150), stages: 4)
+        let app = try buildApplication(T.configuration(), analyzer: analyzer)
+        try await app.test(.live) { client in
+            try await T.waitUntilReady(client)
+            let port = try #require(client.port)
+            let connection = try RawConnection(port: port)
+            let request = "POST /v1/faces?name=NAME HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1"
+            for name in ["first.png", "second.png"] {
+                connection.send(request.replacingOccurrences(of: "NAME", with: name))
+                let answer = await connection.response()
+                #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
+                #expect(!answer.lowercased().contains("connection: close"))
+                #expect(answer.contains("\"image\":\"\(name)\""))
+            }
+            #expect(analyzer.counts.completed == 2)
+            // The third request on the same connection: the client goes after 200 ms of its 600 ms.
+            connection.send(request.replacingOccurrences(of: "NAME", with: "third.png"))
+            try await Task.sleep(for: .milliseconds(200))
+            connection.close()
+            try await Task.sleep(for: .milliseconds(800))
+            #expect(analyzer.counts.stopped == 1)
+            #expect(analyzer.counts.completed == 2)
+        }
+    }
+
+    /// A client that stops sending (half-closes) after its request is treated as gone, as before.
+    @Test func aClientThatHalfClosesCancelsItsWork() async throws {
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(300), stages: 10)
+        let app = try buildApplication(T.configuration(), analyzer: analyzer)
+        try await app.test(.live) { client in
+            try await T.waitUntilReady(client)
+            let port = try #require(client.port)
+            let connection = try RawConnection(port: port)
+            connection.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
+            try await Task.sleep(for: .milliseconds(400))
+            connection.shutdownSending()
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(analyzer.counts.stopped == 1)
+            #expect(analyzer.counts.completed == 0)
+        }
+    }
+
     @Test func webSocketKeepsOnlyTheNewestFrameAndCountsSkips() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(100), stages: 1)
         let app = try buildApplication(T.configuration { $0.maxWebSocketMessageBytes = 4096 }, analyzer: analyzer)

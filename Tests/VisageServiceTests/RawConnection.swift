@@ -68,6 +68,11 @@ final class RawConnection: @unchecked Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// Ends the sending side only (TCP half-close); the connection can still receive.
+    func shutdownSending() {
+        _ = shutdown(socket, Int32(SHUT_WR))
+    }
+
     private var closed = false
     func close() {
         guard !closed else { return }
