@@ -51,6 +51,30 @@ import VisageService
         }
     }
 
+    /// The default request (fast mode, no features) on a JPEG: decoded reduced, as `visage detect` decodes
+    /// it, so both give the same record; the pixel limit still counts the picture's own pixels.
+    @Test func fastDetectionOfAJPEGEqualsTheCLIs() async throws {
+        let path = "Tests/VisageTests/Fixtures/landmarks/astronaut.jpg"   // 640×480, the benchmark's image
+        let cli = try CLI.run(["detect", "--json", path])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        let image = try Data(contentsOf: T.samples.appendingPathComponent("../\(path)"))
+        let app = try buildApplication(T.configuration { $0.maxPixels = 640 * 480 })
+        try await app.test(.router) { client in
+            let response = try await client.execute(uri: "/v1/faces", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: image))
+            #expect(response.status == .ok)
+            #expect(try Self.normalized(Data(buffer: response.body)) == Self.normalized(Data(cli.stdout.utf8)))
+            let record = try JSONDecoder().decode(FacesRecord.self, from: Data(buffer: response.body))
+            #expect((record.width, record.height, record.faces.count) == (640, 480, 1))
+            #expect(record.timings?.map(\.stage) == ["decode", "detect"])
+        }
+        let strict = try buildApplication(T.configuration { $0.maxPixels = 640 * 480 - 1 })
+        try await strict.test(.router) { client in
+            let response = try await client.execute(uri: "/v1/faces", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: image))
+            #expect(response.status == .unprocessableContent)
+            #expect(T.errorCode(response) == "image_too_large")
+        }
+    }
+
     @Test func noFaceIsAnEmptyListAndBadImagesAre422() async throws {
         let app = try buildApplication(T.configuration { $0.maxPixels = 400 * 400 })
         try await app.test(.router) { client in
