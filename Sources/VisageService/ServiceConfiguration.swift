@@ -19,8 +19,10 @@ public struct ServiceConfiguration: Sendable {
 
     /// Inferences running at once; the default is the core count.
     public var maxConcurrentInferences = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// Requests admitted beyond those running, waiting for an inference slot. Beyond it: 503.
-    public var queueLength = max(1, ProcessInfo.processInfo.activeProcessorCount) * 2
+    /// Requests admitted beyond those running, waiting for an inference slot. Beyond it: 503. One place
+    /// per slot: an accepted request then waits for at most about one inference, so its latency stays
+    /// within about twice an unloaded one when the service is overloaded.
+    public var queueLength = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// `Retry-After` of a 503, seconds.
     public var retryAfterSeconds = 1
     /// Time from a request's arrival to its answer; 504 after it.
