@@ -25,6 +25,7 @@ public func buildApplication(
     let admission = Admission(
         slots: configuration.maxConcurrentInferences, queueLength: configuration.queueLength,
         retryAfterSeconds: configuration.retryAfterSeconds)
+    metrics.limits(slots: admission.slots, queue: admission.queueLength)
     let gate = AnalysisGate(
         admission: admission,
         reader: RequestBodyReader(maxBytes: configuration.maxBodyBytes, timeout: configuration.bodyTimeout),

@@ -47,6 +47,13 @@ public final class ServiceMetrics: Sendable {
 
     func queue(depth: Int) { queueDepth.record(depth) }
 
+    /// The admission limits in force (`--max-inferences`, `--queue`), so load scripts and dashboards
+    /// read them instead of assuming the defaults.
+    func limits(slots: Int, queue: Int) {
+        Metrics.Gauge(label: "visage_inference_slots", factory: factory).record(slots)
+        Metrics.Gauge(label: "visage_inference_queue_places", factory: factory).record(queue)
+    }
+
     /// Seconds spent in each pipeline stage.
     func stages(_ timings: [StageTiming]) {
         for timing in timings {

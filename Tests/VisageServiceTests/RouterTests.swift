@@ -213,6 +213,9 @@ import VisageService
             #expect(text.contains("visage_http_request_duration_seconds_bucket"))
             #expect(text.contains(#"visage_stage_seconds_count{stage="fake 0"}"#))
             #expect(text.contains("visage_http_requests_in_flight"))
+            // ServiceTesting's limits: 2 inferences, 2 queue places.
+            #expect(text.contains("visage_inference_slots 2"))
+            #expect(text.contains("visage_inference_queue_places 2"))
             #expect(!text.contains("secret-name"))
             // Every line is a comment or `name{labels} value`: Prometheus text.
             for line in text.split(separator: "\n") where !line.hasPrefix("#") {
