@@ -39,6 +39,17 @@ enum CustomModelSamples {
         }
     }
 
+    /// An empty file is `model_invalid`, and reading it leaks nothing: Foundation's `Data(contentsOf:)`
+    /// leaked its 4 KB buffer for an empty file, which the AddressSanitizer run reports (FUZZING.md, finding 3).
+    @Test func emptyModelFileIsInvalidAndLeaksNothing() throws {
+        do {
+            _ = try CustomModel(contentsOf: Corpus.folder.appendingPathComponent("model-empty.tflite"))
+            Issue.record("the empty model loaded")
+        } catch {
+            #expect(ErrorRecord(error).code == .modelInvalid)
+        }
+    }
+
     @Test func supportedModelHasNothingToReport() throws {
         let support = try ModelSupport(data: Data(contentsOf: Self.folder.appendingPathComponent("hand_recrop.tflite")))
         #expect(support.isSupported)
