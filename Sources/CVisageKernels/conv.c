@@ -107,7 +107,6 @@ static inline __attribute__((always_inline)) void conv_tiles(
                 taps = kh;
                 depth = kw * ic;
                 for (size_t i = 0; i < mr_max; i++) {
-                    const float *row = input + (ys[i] * iw + xs[i]) * ic;
                     if (!(xs[i] < iw && xs[i] + kw <= iw)) {
                         for (size_t ky = 0; ky < kh; ky++) {
                             const size_t iy = ys[i] + ky;
@@ -123,6 +122,10 @@ static inline __attribute__((always_inline)) void conv_tiles(
                             a[ky * mr_max + i] = copy;
                         }
                     } else if (all_rows) {
+                        // Formed only here, where the window lies inside the input: a pointer to a
+                        // padding position (xs or ys wrapped) would lie outside the array, which C
+                        // leaves undefined even unread (UBSan's pointer-overflow, FUZZING.md finding 9).
+                        const float *row = input + (ys[i] * iw + xs[i]) * ic;
                         for (size_t ky = 0; ky < kh; ky++, row += row_stride) a[ky * mr_max + i] = row;
                     } else {
                         for (size_t ky = 0; ky < kh; ky++) {
