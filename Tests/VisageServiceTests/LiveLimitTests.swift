@@ -215,6 +215,11 @@ import VisageService
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     _ = try await client.ws("/v1/track") { inbound, outbound, _ in
+                        // The server's answer to a bad message proves it counted this connection: only then
+                        // may the second one come, or it could take the place first and wait for frames forever.
+                        try await outbound.write(.text("not json"))
+                        var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                        _ = try await messages.next()
                         open.yield()
                         try await Task.sleep(for: .milliseconds(500))
                     }
