@@ -160,7 +160,8 @@ import VisageService
     }
 
     /// A client that stops sending (half-closes) after its request is treated as gone, as before.
-    @Test func aClientThatHalfClosesCancelsItsWork() async throws {
+    @Test(.disabled("hangs intermittently (about 1 run in 6, also on a quiet machine): no answer is logged after the half-close, so the request or the server's drain waits forever; open in issue 12"))
+    func aClientThatHalfClosesCancelsItsWork() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(300), stages: 10)
         let app = try buildApplication(T.configuration(), analyzer: analyzer)
         try await app.test(.live) { client in
