@@ -237,17 +237,7 @@ class WebSocket:
         self.closed = False
 
     def send(self, payload, opcode):
-        mask = os.urandom(4)
-        header = bytes([0x80 | opcode])
-        n = len(payload)
-        if n < 126:
-            header += bytes([0x80 | n])
-        elif n < 65536:
-            header += bytes([0x80 | 126]) + struct.pack(">H", n)
-        else:
-            header += bytes([0x80 | 127]) + struct.pack(">Q", n)
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload)) if n < 4096 else _mask(payload, mask)
-        self.sock.sendall(header + mask + masked)
+        self.sock.sendall(masked_frame(payload, opcode))
 
     def send_binary(self, data):
         self.send(data, 0x2)
