@@ -80,5 +80,43 @@ public struct TrackOptions: Sendable, Equatable, Codable {
     public var debounce = 1.0
     public var maxFaces = 1
     public var mirrored = false
+    public var attention = TrackAttention()
     public init() {}
+}
+
+/// `/v1/track`'s `attention` options, as `visage track`'s flags and ``AttentionOptions``: the cones in
+/// degrees (0 or null ignores the eyes or the head) and how long watching or not must last.
+public struct TrackAttention: Sendable, Equatable, Codable {
+    public var gazeCone: Double? = 15
+    public var headCone: Double? = 30
+    public var minimumDuration = 0.5
+    public init() {}
+
+    /// A field left out keeps its default; null turns a cone off.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.gazeCone) { gazeCone = try container.decodeIfPresent(Double.self, forKey: .gazeCone) }
+        if container.contains(.headCone) { headCone = try container.decodeIfPresent(Double.self, forKey: .headCone) }
+        minimumDuration = try container.decodeIfPresent(Double.self, forKey: .minimumDuration) ?? minimumDuration
+    }
+
+    /// The library's options: a cone of 0 or nil is off.
+    public var options: AttentionOptions {
+        AttentionOptions(
+            gazeCone: gazeCone.flatMap { $0 > 0 ? $0 : nil }, headCone: headCone.flatMap { $0 > 0 ? $0 : nil },
+            minimumDuration: minimumDuration)
+    }
+
+    /// The first field out of range, as the message to send back.
+    var problem: String? {
+        for (name, cone) in [("gazeCone", gazeCone), ("headCone", headCone)] {
+            if let cone, !(cone.isFinite && (0...180).contains(cone)) {
+                return "attention.\(name) \(cone) must be in 0…180 degrees (0 or null ignores it)"
+            }
+        }
+        guard minimumDuration.isFinite, (0...3600).contains(minimumDuration) else {
+            return "attention.minimumDuration \(minimumDuration) must be in 0…3600 seconds"
+        }
+        return nil
+    }
 }

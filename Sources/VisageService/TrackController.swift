@@ -5,7 +5,7 @@ import HummingbirdWebSocket
 import Visage
 
 /// WebSocket `/v1/track`: binary messages are frames (JPEG or PNG), text messages are options
-/// (`{"debounce", "maxFaces", "mirrored"}`, before the first frame) or the next frame's time
+/// (`{"debounce", "maxFaces", "mirrored", "attention"}`, before the first frame) or the next frame's time
 /// (`{"time": seconds}`). Each processed frame is answered with one text message, a
 /// ``TrackingFrameRecord`` with its events and `skipped`.
 ///
@@ -66,6 +66,7 @@ struct TrackController {
         var debounce: Double?
         var maxFaces: Int?
         var mirrored: Bool?
+        var attention: TrackAttention?
     }
 
     private func session(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
@@ -131,14 +132,15 @@ struct TrackController {
     /// A text message: the next frame's time, or options for `mailbox`; the error to send back, if any.
     static func apply(_ text: String, to mailbox: FrameMailbox) -> (time: Double?, error: ErrorRecord?) {
         guard let control = try? JSONDecoder().decode(Control.self, from: Data(text.utf8)) else {
-            return (nil, ErrorRecord(code: .badRequest, message: "text messages are JSON: {\"time\": seconds} or options {\"debounce\", \"maxFaces\", \"mirrored\"}"))
+            return (nil, ErrorRecord(code: .badRequest, message: "text messages are JSON: {\"time\": seconds} or options {\"debounce\", \"maxFaces\", \"mirrored\", \"attention\"}"))
         }
         let time = control.time.flatMap { $0.isFinite ? $0 : nil }
-        guard control.debounce != nil || control.maxFaces != nil || control.mirrored != nil else { return (time, nil) }
+        guard control.debounce != nil || control.maxFaces != nil || control.mirrored != nil || control.attention != nil else { return (time, nil) }
         var options = mailbox.options
         options.debounce = control.debounce ?? options.debounce
         options.maxFaces = control.maxFaces ?? options.maxFaces
         options.mirrored = control.mirrored ?? options.mirrored
+        options.attention = control.attention ?? options.attention
         return (time, mailbox.setOptions(options))
     }
 
@@ -166,6 +168,7 @@ struct TrackController {
             guard options.debounce.isFinite, (0...3600).contains(options.debounce) else {
                 return ErrorRecord(code: .invalidParameter, message: "debounce \(options.debounce) must be in 0…3600 seconds")
             }
+            if let problem = options.attention.problem { return ErrorRecord(code: .invalidParameter, message: problem) }
             return lock.withLock {
                 guard !started else {
                     return ErrorRecord(code: .invalidParameter, message: "options must come before the first frame")

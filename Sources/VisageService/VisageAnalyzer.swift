@@ -112,7 +112,8 @@ public struct VisageAnalyzer: FaceAnalyzing {
 
     public func makeTracker(_ options: TrackOptions) throws -> any FrameTracking {
         try Tracker(FaceTracker(options: .init(
-            handler: .init(maximumFaces: options.maxFaces), debounce: options.debounce, mirrored: options.mirrored)))
+            handler: .init(maximumFaces: options.maxFaces), debounce: options.debounce, mirrored: options.mirrored,
+            attention: options.attention.options)))
     }
 
     /// `FaceTracker` for one connection, used by one task at a time.

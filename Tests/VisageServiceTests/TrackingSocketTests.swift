@@ -92,4 +92,54 @@ import VisageService
             }
         }
     }
+
+    /// Runs `frames` (PNG, time) on one connection after `options`; every text message answered.
+    static func exchange(_ client: some TestClientProtocol, options: String, frames: [(Data, Double)]) async throws -> [String] {
+        let messages = TextMessages()
+        try await client.ws("/v1/track", configuration: .init(maxFrameSize: 1 << 22)) { inbound, outbound, _ in
+            try await outbound.write(.text(options))
+            var iterator = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+            for (png, time) in frames {
+                try await outbound.write(.text("{\"time\": \(time)}"))
+                try await outbound.write(.binary(ByteBuffer(bytes: png)))
+                guard case .text(let text)? = try await iterator.next() else { break }
+                messages.append(text)
+            }
+            if frames.isEmpty, case .text(let text)? = try await iterator.next() { messages.append(text) }
+        }
+        return messages.all
+    }
+
+    /// The first message's `attention` reaches the tracker: a short minimum duration reports the
+    /// astronaut's attention sooner than the default 0.5 s, a head cone of 0.01° reports none, and a
+    /// cone out of range is refused with `invalid_parameter`.
+    @Test func attentionOptionsReachTheTracker() async throws {
+        let url = try Self.clip(faceFrames: 5, emptyFrames: 0)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let source = try Y4MFrameSource(path: url.path)
+        var decoded: [(Data, Double)] = []
+        while let frame = try source.nextFrame() { decoded.append((try frame.image.pngData(), frame.time)) }
+        let frames = decoded
+
+        let app = try buildApplication(T.configuration())
+        try await app.test(.live) { client in
+            try await T.waitUntilReady(client)
+            func events(_ options: String) async throws -> [TrackingEventRecord] {
+                try await Self.exchange(client, options: options, frames: frames)
+                    .map { try JSONDecoder().decode(TrackingFrameRecord.self, from: Data($0.utf8)) }
+                    .flatMap { $0.events ?? [] }
+            }
+            let quick = try await events(#"{"debounce": 0, "attention": {"minimumDuration": 0.2, "gazeCone": null}}"#)
+            let gained = try #require(quick.first { $0.event == "attentionGained" && $0.trackingID == nil }, "\(quick)")
+            #expect(gained.time >= 0.2 - 1e-9 && gained.time < 0.5 - 1e-9, "sooner than the default 0.5 s: \(gained.time)")
+            let narrow = try await events(#"{"debounce": 0, "attention": {"headCone": 0.01, "gazeCone": 0, "minimumDuration": 0}}"#)
+            #expect(!narrow.contains { $0.event == "attentionGained" }, "\(narrow)")
+
+            let refused = try await Self.exchange(client, options: #"{"attention": {"gazeCone": 400}}"#, frames: [])
+            let error = try #require(refused.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+            let record = try #require(error["error"] as? [String: Any])
+            #expect(record["code"] as? String == "invalid_parameter")
+            #expect((record["message"] as? String)?.contains("attention.gazeCone") == true)
+        }
+    }
 }
