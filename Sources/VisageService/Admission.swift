@@ -4,8 +4,9 @@ import Visage
 
 /// Admission control: at most `running` inferences at once and `queued` more requests waiting for one.
 ///
-/// A request is admitted (``admit()``) before its body is read; beyond the bound it is refused at once with
-/// 503 and `Retry-After`, without reading or decoding anything. An admitted request runs its CPU work
+/// A request is refused at once with 503 and `Retry-After` when every place is taken
+/// (``refuseIfFull()``), without reading or decoding anything; otherwise it reads its body (under the
+/// ``BodyBudget``, holding no place) and is admitted (``admit()``) once the body is complete. An admitted request runs its CPU work
 /// through ``run(deadline:_:)``, which waits for a free slot and runs the work on a thread of its own, off
 /// Swift's cooperative pool, so a busy pipeline never delays the answers that shed load.
 public final class Admission: @unchecked Sendable {
@@ -28,6 +29,11 @@ public final class Admission: @unchecked Sendable {
     /// Requests admitted and not yet answered, and inferences running now.
     public var load: (admitted: Int, running: Int) { lock.withLock { (admitted, running) } }
 
+    /// Throws `overloaded` (503 with `Retry-After`) when every place is taken now; takes nothing.
+    public func refuseIfFull() throws(ServiceError) {
+        if lock.withLock({ admitted >= slots + queueLength }) { throw overloaded() }
+    }
+
     /// Takes a place for a request, or throws `overloaded` (503 with `Retry-After`) when all are taken.
     /// Pair with ``leave()``.
     public func admit() throws(ServiceError) {
@@ -36,13 +42,15 @@ public final class Admission: @unchecked Sendable {
             admitted += 1
             return true
         }
-        guard taken else {
-            var headers = HTTPFields()
-            headers[.retryAfter] = "\(retryAfterSeconds)"
-            throw ServiceError(
-                .overloaded, "\(slots) inferences are running and \(queueLength) requests waiting; retry after \(retryAfterSeconds) s",
-                headers: headers)
-        }
+        guard taken else { throw overloaded() }
+    }
+
+    private func overloaded() -> ServiceError {
+        var headers = HTTPFields()
+        headers[.retryAfter] = "\(retryAfterSeconds)"
+        return ServiceError(
+            .overloaded, "\(slots) inferences are running and \(queueLength) requests waiting; retry after \(retryAfterSeconds) s",
+            headers: headers)
     }
 
     /// Gives back the place ``admit()`` took.

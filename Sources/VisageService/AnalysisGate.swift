@@ -5,13 +5,16 @@ import Visage
 /// The path every analysis request takes, in this order, so that refusing is always cheaper than working:
 ///
 /// 1. `Content-Type` (415) and a declared `Content-Length` (413), from the headers alone;
-/// 2. admission (503 with `Retry-After` when all places are taken), before any body byte is read;
-/// 3. the body, within the byte limit (413) and the slow-body timeout (408);
-/// 4. the work, on an inference slot, stopped between stages at the deadline (504) or when the client
+/// 2. 503 with `Retry-After` when every admission place is taken, before any body byte is read;
+/// 3. the body, within the byte limit (413), the slow-body timeout (408) and the shared ``BodyBudget``
+///    (503), holding no admission place, so slow bodies cannot starve complete requests;
+/// 4. admission, once the body is complete (503 with `Retry-After` if the places filled meanwhile);
+/// 5. the work, on an inference slot, stopped between stages at the deadline (504) or when the client
 ///    goes away.
 struct AnalysisGate: Sendable {
     let admission: Admission
     let reader: RequestBodyReader
+    let bodies: BodyBudget
     let deadline: Duration
     let limits: DecodeLimits
     let metrics: ServiceMetrics
@@ -25,17 +28,17 @@ struct AnalysisGate: Sendable {
     ) async throws -> Response {
         let kind = try BodyKind(request, allowed: allowed)
         try reader.checkDeclaredLength(request)
-        try admission.admit()
-        defer { admission.leave() }
+        try admission.refuseIfFull()
         let deadline = context.arrival + self.deadline
         let bodyDeadline = context.arrival + reader.timeout
-        let (reader, body, connection) = (self.reader, request.body, context.connection)
-        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        let (reader, bodies, admission, body, connection) = (self.reader, self.bodies, self.admission, request.body, context.connection)
         let arrived = Flag()
         return try await withThrowingTaskGroup(of: Response?.self) { group in
             group.addTask {
-                let bytes = try await reader.read(body, declaredLength: declared)
+                let bytes = try await reader.read(body, budget: bodies)
                 arrived.set()
+                try admission.admit()
+                defer { admission.leave() }
                 return try await handle(kind, bytes)
             }
             // One timer for both limits: the body's, then the whole request's.

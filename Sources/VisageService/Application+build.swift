@@ -29,6 +29,7 @@ public func buildApplication(
     let gate = AnalysisGate(
         admission: admission,
         reader: RequestBodyReader(maxBytes: configuration.maxBodyBytes, timeout: configuration.bodyTimeout),
+        bodies: BodyBudget(limit: configuration.receivingBodyBytes, retryAfterSeconds: configuration.retryAfterSeconds),
         deadline: configuration.requestDeadline, limits: DecodeLimits(maxPixels: configuration.maxPixels), metrics: metrics,
         analyzer: analyzer)
 

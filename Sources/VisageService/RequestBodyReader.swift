@@ -6,7 +6,7 @@ import NIOCore
 ///
 /// A `Content-Length` above the limit is refused before anything is read; a body without one is read
 /// only until it passes the limit. A body that has not arrived within the timeout is `request_timeout`
-/// (408): a client that drips bytes cannot hold an admission place for long.
+/// (408). Bodies are read before their request takes an admission place, under a shared ``BodyBudget``.
 struct RequestBodyReader {
     var maxBytes: Int
     var timeout: Duration
@@ -18,26 +18,34 @@ struct RequestBodyReader {
         }
     }
 
-    /// The whole body, refused with 413 as soon as it passes the limit. The slow-body timeout is
-    /// ``AnalysisGate``'s timer, which runs beside this.
-    func read(_ body: RequestBody, declaredLength: Int?) async throws -> ByteBuffer {
+    /// The whole body, refused with 413 as soon as it passes the limit, and with 503 when the bodies being
+    /// received would hold more than `budget` allows. The memory it holds is taken from `budget` before it
+    /// is allocated and given back when this returns: the buffer grows by doubling as bytes arrive, never
+    /// to a declared length, so a client that declares a large body and drips it holds only what it sent.
+    /// The slow-body timeout is ``AnalysisGate``'s timer, which runs beside this.
+    func read(_ body: RequestBody, budget: BodyBudget) async throws -> ByteBuffer {
         var collected: ByteBuffer?
+        var charged = 0
+        defer { budget.give(charged) }
         for try await part in body {
             guard var gathered = collected else {
                 guard part.readableBytes <= maxBytes else { throw Self.tooLarge(maxBytes) }
-                // The first part as it is; a declared length sizes the buffer once for the rest.
-                if let declaredLength, declaredLength > part.readableBytes, declaredLength <= maxBytes {
-                    var buffer = ByteBufferAllocator().buffer(capacity: declaredLength)
-                    var part = part
-                    buffer.writeBuffer(&part)
-                    collected = buffer
-                } else {
-                    collected = part
-                }
+                try budget.take(part.readableBytes)
+                charged += part.readableBytes
+                collected = part
                 continue
             }
-            guard gathered.readableBytes + part.readableBytes <= maxBytes else { throw Self.tooLarge(maxBytes) }
-            collected = nil  // one owner: the write below does not copy the buffer first
+            let needed = gathered.readableBytes + part.readableBytes
+            guard needed <= maxBytes else { throw Self.tooLarge(maxBytes) }
+            collected = nil  // one owner: the growth and the write below do not copy the buffer first
+            if gathered.writableBytes < part.readableBytes {
+                // A power of two, as NIO allocates, so the bytes taken are the bytes allocated.
+                var capacity = 4096
+                while capacity < gathered.writerIndex + part.readableBytes { capacity *= 2 }
+                try budget.take(max(0, capacity - charged))
+                charged = max(charged, capacity)
+                gathered.reserveCapacity(capacity)
+            }
             var part = part
             gathered.writeBuffer(&part)
             collected = gathered

@@ -27,8 +27,15 @@ public struct ServiceConfiguration: Sendable {
     public var retryAfterSeconds = 1
     /// Time from a request's arrival to its answer; 504 after it.
     public var requestDeadline: Duration = .seconds(10)
-    /// Time to receive a whole request body; 408 after it (slow bodies hold a slot otherwise).
+    /// Time to receive a whole request body; 408 after it (a slow body holds its connection and its bytes).
     public var bodyTimeout: Duration = .seconds(5)
+    /// Bytes that the bodies still arriving may hold together (bodies are read before their request takes
+    /// an admission place, so a slow one holds no place); a body past it is refused with 503. Nil is
+    /// (inferences + queue) × `maxBodyBytes`, what the admission places could hold; never below one body.
+    public var maxReceivingBodyBytes: Int?
+    var receivingBodyBytes: Int {
+        max(maxBodyBytes, maxReceivingBodyBytes ?? (maxConcurrentInferences + queueLength) * maxBodyBytes)
+    }
     /// Open connections at once (HTTP and WebSocket together).
     public var maxConnections = 512
 

@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import Visage
+import VisageService
+
+/// Slow bodies (slowloris, FUZZING.md finding 5) on a live server: a body is read before its request
+/// takes an admission place, so clients dripping their bodies time out alone while complete requests are
+/// answered; the bodies still arriving are bounded by the shared body budget.
+@Suite(.serialized) struct SlowBodyTests {
+    typealias T = ServiceTesting
+
+    static let photoRequest = "POST /v1/faces?name=photo.png HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1"
+
+    /// Six clients drip bodies against 1 slot and 1 queue place (three times the places): another client's
+    /// requests are answered 200 meanwhile, each about as fast as the fake inference, and every slow body
+    /// gets 408 at the body timeout.
+    @Test func slowBodiesTimeOutAndOtherClientsAreAnswered() async throws {
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(20))
+        let app = try buildApplication(
+            T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1; $0.bodyTimeout = .milliseconds(3000) }, analyzer: analyzer)
+        try await app.test(.live) { client in
+            try await T.waitUntilReady(client)
+            let port = try #require(client.port)
+            let start = ContinuousClock.now
+            let slow = try (0..<6).map { _ in try RawConnection(port: port) }
+            for connection in slow {
+                connection.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: 200000\r\n\r\n\u{1}")
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            // Before the fix each slow body held a place, and this client got only 503s.
+            for _ in 0..<5 {
+                let started = ContinuousClock.now
+                let photo = try RawConnection(port: port)
+                photo.send(Self.photoRequest)
+                let answer = await photo.response()
+                #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(300))")
+                #expect(answer.contains("\"image\":\"photo.png\""))
+                #expect(ContinuousClock.now - started < .milliseconds(1000), "not held behind the slow bodies")
+                for connection in slow { connection.send("\u{1}") }
+            }
+            #expect(ContinuousClock.now - start < .milliseconds(3000), "the photos were answered while every slow body was still open")
+            for connection in slow {
+                let answer = await connection.response()
+                #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(300))")
+                #expect(answer.contains("\"request_timeout\""))
+            }
+            #expect(ContinuousClock.now - start < .milliseconds(6000))
+            #expect(analyzer.counts.completed == 5)
+        }
+    }
+
+    /// With every place taken by complete requests, a request is still refused at once with 503 and
+    /// Retry-After, before its body is read: here the body is never sent.
+    @Test func aFullServiceRefusesBeforeReadingTheBody() async throws {
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(800))
+        let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1 }, analyzer: analyzer)
+        try await app.test(.live) { client in
+            try await T.waitUntilReady(client)
+            let port = try #require(client.port)
+            let busy = try (0..<2).map { _ in try RawConnection(port: port) }
+            for connection in busy { connection.send(Self.photoRequest) }
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            let extra = try RawConnection(port: port)
+            extra.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 100000\r\n\r\n")
+            let answer = await extra.response()
+            #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer.prefix(300))")
+            #expect(answer.lowercased().contains("retry-after: 1"))
+            #expect(answer.contains("\"overloaded\""))
+            #expect(ContinuousClock.now - started < .milliseconds(1000), "refused without waiting for the body or an inference")
+            for connection in busy { #expect(await connection.response().hasPrefix("HTTP/1.1 200")) }
+        }
+    }
+
+    /// The bodies still arriving share one budget of bytes: a body that would pass it is refused with 503
+    /// and Retry-After, and once the body holding the budget times out the next one is read and answered.
+    @Test func bodiesBeingReceivedAreBoundedByTheBudget() async throws {
+        let app = try buildApplication(
+            T.configuration { $0.maxBodyBytes = 64 * 1024; $0.maxReceivingBodyBytes = 64 * 1024; $0.bodyTimeout = .milliseconds(1000) },
+            analyzer: FakeAnalyzer())
+        try await app.test(.live) { client in
+            try await T.waitUntilReady(client)
+            let port = try #require(client.port)
+            let chunk = String(repeating: "a", count: 20_000)
+            let holder = try RawConnection(port: port)
+            holder.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 60000\r\n\r\n")
+            holder.send(chunk)
+            try await Task.sleep(for: .milliseconds(100))
+            holder.send(chunk)  // 40,000 bytes arrived: a 64 KiB buffer taken from the budget
+            try await Task.sleep(for: .milliseconds(200))
+            let refused = try RawConnection(port: port)
+            refused.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 30000\r\n\r\n")
+            refused.send(chunk)
+            try await Task.sleep(for: .milliseconds(100))
+            refused.send(String(repeating: "a", count: 10_000))
+            let answer = await refused.response()
+            #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer.prefix(300))")
+            #expect(answer.lowercased().contains("retry-after: 1"))
+            #expect(answer.contains("\"overloaded\""))
+            #expect(await holder.response().hasPrefix("HTTP/1.1 408"))
+            let next = try RawConnection(port: port)
+            next.send("POST /v1/faces?name=next.png HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 30000\r\n\r\n")
+            next.send(chunk)
+            try await Task.sleep(for: .milliseconds(100))
+            next.send(String(repeating: "a", count: 10_000))
+            let accepted = await next.response()
+            #expect(accepted.hasPrefix("HTTP/1.1 200"), "\(accepted.prefix(300))")
+            #expect(accepted.contains("\"image\":\"next.png\""))
+        }
+    }
+}
