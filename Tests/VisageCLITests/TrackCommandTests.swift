@@ -59,10 +59,20 @@ import Testing
         let blink = try #require(faces[2].first?["eyeBlinkLeft"] as? Double)
         #expect((0...1).contains(blink))
         // Each face line has its gaze and, with attention's default 0.5 s not yet reached, no attention.
-        let gaze = try #require(faces[2].first?["gaze"] as? [String: Double])
-        #expect(Set(gaze.keys) == ["yaw", "pitch", "angleFromCamera", "headAngleFromCamera", "lookingAtCamera"])
+        let record = try #require(faces[2].first?["gaze"] as? [String: Any])
+        #expect(Set(record.keys) == ["yaw", "pitch", "angleFromCamera", "headAngleFromCamera", "lookingAtCamera", "leftEye", "rightEye"])
+        let gaze = record.compactMapValues { $0 as? Double }
         #expect(gaze["angleFromCamera"]! < 15 && gaze["lookingAtCamera"]! > 0.5, "\(gaze)")
+        // Each eye's angles in the head: the astronaut looks ahead, so both are small.
+        for eye in ["leftEye", "rightEye"] {
+            let angles = try #require(record[eye] as? [String: Double])
+            #expect(Set(angles.keys) == ["yaw", "pitch"])
+            #expect(abs(angles["yaw"]!) < 20 && abs(angles["pitch"]!) < 20, "\(eye): \(angles)")
+        }
         #expect(faces[2].first?["attention"] as? Bool == false)
+        // And its fitted head pose, the series nods and shakes come from: the astronaut faces the camera.
+        let pose = ["roll", "yaw", "pitch"].compactMap { faces[2].first?[$0] as? Double }
+        #expect(pose.count == 3 && pose.allSatisfy { abs($0) < 30 }, "\(pose)")
     }
 
     /// A y4m clip of plain gray frames (no face) at 10 fps, `seconds` long.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A tracked video frame as `visage track --json` prints it and the service's `/v1/track` WebSocket sends it.
 public struct TrackingFrameRecord: Codable, Sendable, Equatable {
     /// The source's frame index.
@@ -37,14 +39,18 @@ public struct TrackedFaceRecord: Codable, Sendable, Equatable {
     public var gaze: GazeRecord?
     /// Whether the face has attention (its last attentionGained/attentionLost).
     public var attention: Bool?
+    /// The fitted head pose, degrees, as ``FaceRecord``'s (ML Kit's Euler angles): the series nods and
+    /// shakes are found in.
+    public var roll, yaw, pitch: Double?
 
     public init(
         trackingID: Int, frame: FaceRecord.Rect, eyeBlinkLeft: Float, eyeBlinkRight: Float, smile: Float, gaze: GazeRecord? = nil,
-        attention: Bool? = nil
+        attention: Bool? = nil, roll: Double? = nil, yaw: Double? = nil, pitch: Double? = nil
     ) {
         (self.trackingID, self.frame, self.eyeBlinkLeft, self.eyeBlinkRight, self.smile) =
             (trackingID, frame, eyeBlinkLeft, eyeBlinkRight, smile)
         (self.gaze, self.attention) = (gaze, attention)
+        (self.roll, self.yaw, self.pitch) = (roll, yaw, pitch)
     }
 
     public init(_ face: TrackedFace) {
@@ -55,6 +61,9 @@ public struct TrackedFaceRecord: Codable, Sendable, Equatable {
             eyeBlinkLeft: face.eyeBlinkLeft, eyeBlinkRight: face.eyeBlinkRight,
             smile: (blendshapes[.mouthSmileLeft] + blendshapes[.mouthSmileRight]) / 2,
             gaze: face.analysis.gaze.map { GazeRecord($0, headAngle: face.analysis.pose.angleFromCamera) }, attention: face.hasAttention)
+        let pose = face.analysis.pose
+        func round(_ value: Double) -> Double? { value.isFinite ? (value * 100).rounded() / 100 : nil }
+        (roll, yaw, pitch) = (round(pose.headEulerAngleZ), round(pose.headEulerAngleY), round(pose.headEulerAngleX))
     }
 }
 
@@ -69,17 +78,43 @@ public struct GazeRecord: Codable, Sendable, Equatable {
     public var headAngleFromCamera: Double
     /// 0…1.
     public var lookingAtCamera: Double
+    /// Each eye's line of sight in the head (face space, as ARKit's eye transforms): what MediaPipe's
+    /// `eyeLook*` blendshapes measure.
+    public var leftEye: EyeAngles?
+    public var rightEye: EyeAngles?
 
-    public init(yaw: Double, pitch: Double, angleFromCamera: Double, headAngleFromCamera: Double, lookingAtCamera: Double) {
+    /// Degrees in face space: yaw positive towards the subject's own left, pitch positive up.
+    public struct EyeAngles: Codable, Sendable, Equatable {
+        public var yaw: Double
+        public var pitch: Double
+        public init(yaw: Double, pitch: Double) { (self.yaw, self.pitch) = (yaw, pitch) }
+
+        /// The +z axis of ARKit's eye transform (row-major, face space).
+        public init(_ eye: EyeGaze) {
+            let z = SIMD3(eye.transform[2], eye.transform[6], eye.transform[10])
+            self.init(yaw: atan2(z.x, z.z) * 180 / .pi, pitch: asin(max(-1, min(1, z.y))) * 180 / .pi)
+        }
+    }
+
+    public init(
+        yaw: Double, pitch: Double, angleFromCamera: Double, headAngleFromCamera: Double, lookingAtCamera: Double,
+        leftEye: EyeAngles? = nil, rightEye: EyeAngles? = nil
+    ) {
         (self.yaw, self.pitch, self.angleFromCamera, self.headAngleFromCamera, self.lookingAtCamera) =
             (yaw, pitch, angleFromCamera, headAngleFromCamera, lookingAtCamera)
+        (self.leftEye, self.rightEye) = (leftEye, rightEye)
     }
 
     public init(_ gaze: FaceGaze, headAngle: Double) {
         func round(_ value: Double, _ places: Double = 10) -> Double { (value * places).rounded() / places }
+        func rounded(_ eye: EyeGaze) -> EyeAngles {
+            let angles = EyeAngles(eye)
+            return EyeAngles(yaw: round(angles.yaw), pitch: round(angles.pitch))
+        }
         self.init(
             yaw: round(gaze.yaw), pitch: round(gaze.pitch), angleFromCamera: round(gaze.angleFromCamera),
-            headAngleFromCamera: headAngle.isFinite ? round(headAngle) : 180, lookingAtCamera: round(gaze.lookingAtCamera, 1000))
+            headAngleFromCamera: headAngle.isFinite ? round(headAngle) : 180, lookingAtCamera: round(gaze.lookingAtCamera, 1000),
+            leftEye: rounded(gaze.left), rightEye: rounded(gaze.right))
     }
 }
 
