@@ -34,7 +34,7 @@ import VisageService
             $0.maxConcurrentInferences = 1
             $0.maxPixels = ImageDecodingOptions.defaultPixelLimit
         })
-        try await app.test(.ahc(.http)) { client in
+        try await T.live(app, .ahc(.http), limit: .seconds(300)) { client in
             try await T.waitUntilReady(client)
             for entry in images {
                 // FileHandle, not Data(contentsOf:), which leaks its read buffer for the corpus's empty

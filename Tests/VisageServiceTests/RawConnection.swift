@@ -68,6 +68,40 @@ final class RawConnection: @unchecked Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// Everything the server sends until it closes its side (or 10 s of silence).
+    func receiveUntilClosed() -> Data {
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        return received
+    }
+
+    /// Asks for a WebSocket on `path` and reads what the server sends until it closes its side: the
+    /// upgrade's answer and the frames after it. For refusals the server sends right after the upgrade
+    /// (a close frame with its code): read off the wire, not through a WebSocket client library, whose
+    /// handling of a close frame arriving with the 101 answer is not under test here.
+    func webSocketRefusal(path: String, headers: [String: String] = [:]) async -> WebSocketAnswer {
+        var request = "GET \(path) HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        send(request + "\r\n")
+        let data = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.receiveUntilClosed()) }.start()
+        }
+        let answer = WebSocketAnswer(data)
+        // The client's half of the closing handshake: a masked close frame echoing the code.
+        if let code = answer.closeCode {
+            let mask: [UInt8] = [1, 2, 3, 4]
+            let payload = [UInt8(code >> 8), UInt8(code & 0xFF)]
+            send(Data([0x88, 0x80 | 2] + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }))
+        }
+        return answer
+    }
+
     /// Ends the sending side only (TCP half-close); the connection can still receive.
     func shutdownSending() {
         _ = shutdown(socket, Int32(SHUT_WR))
@@ -83,4 +117,43 @@ final class RawConnection: @unchecked Sendable {
         _ = Darwin.close(socket)
         #endif
     }
+}
+
+/// What a server sent on a WebSocket request: the HTTP head and the (unmasked) frames after it.
+struct WebSocketAnswer {
+    var head: String
+    var frames: [(opcode: UInt8, payload: [UInt8])] = []
+
+    init(_ data: Data) {
+        let bytes = [UInt8](data)
+        guard let end = data.range(of: Data("\r\n\r\n".utf8)) else {
+            head = String(decoding: bytes, as: UTF8.self)
+            return
+        }
+        head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self)
+        var index = end.upperBound
+        while index + 2 <= bytes.count {
+            let opcode = bytes[index] & 0x0F
+            var length = Int(bytes[index + 1] & 0x7F)
+            index += 2
+            let extra = length == 126 ? 2 : length == 127 ? 8 : 0
+            guard index + extra <= bytes.count else { break }
+            if extra > 0 {
+                length = bytes[index..<(index + extra)].reduce(0) { $0 << 8 | Int($1) }
+                index += extra
+            }
+            guard index + length <= bytes.count else { break }
+            frames.append((opcode, Array(bytes[index..<(index + length)])))
+            index += length
+        }
+    }
+
+    /// The status code of the HTTP answer (101 for an upgrade).
+    var status: Int? { head.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
+
+    private var close: [UInt8]? { frames.first { $0.opcode == 0x8 }?.payload }
+
+    /// The close frame's code and reason.
+    var closeCode: Int? { close.flatMap { $0.count >= 2 ? Int($0[0]) << 8 | Int($0[1]) : nil } }
+    var closeReason: String? { close.map { String(decoding: $0.dropFirst(2), as: UTF8.self) } }
 }

@@ -23,6 +23,37 @@ enum ServiceTesting {
         return configuration
     }
 
+    /// Runs `body`, throwing ``TimedOut`` (which names `what`) if it has not finished within `limit`: a hang
+    /// in the server, its drain or a client library then costs one failed test, not the whole run. The
+    /// late work is cancelled and left behind (it may never end: that is what is being reported).
+    static func within<R: Sendable>(
+        _ limit: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> R
+    ) async throws -> R {
+        let race = Race<R>()
+        return try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation)
+            let work = Task {
+                do { race.finish(.success(try await body())) } catch { race.finish(.failure(error)) }
+            }
+            let timer = Task {
+                try await Task.sleep(for: limit)
+                work.cancel()
+                race.finish(.failure(TimedOut(what: what, limit: limit)))
+            }
+            race.onFinish { timer.cancel() }
+        }
+    }
+
+    /// A test on a live server (`app.test(.live)` or `.ahc`), server start and drain included, bounded by `limit`.
+    static func live<R: Sendable>(
+        _ app: some ApplicationProtocol, _ setup: TestingSetup = .live, limit: Duration = .seconds(90),
+        _ test: @escaping @Sendable (any TestClientProtocol) async throws -> R
+    ) async throws -> R {
+        try await within(limit, "the live test (server, client and drain)") {
+            try await app.test(setup, test)
+        }
+    }
+
     /// Waits until `/readyz` answers 200 (the warm-up service has run).
     static func waitUntilReady(_ client: some TestClientProtocol) async throws {
         for _ in 0..<600 {
@@ -90,5 +121,48 @@ enum CLI {
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// The error of a wait that ran out of time (``ServiceTesting/within(_:_:_:)``).
+struct TimedOut: Error, CustomStringConvertible {
+    let what: String
+    let limit: Duration
+    var description: String { "\(what) did not finish within \(limit)" }
+}
+
+/// One continuation resumed by the first of several finishers.
+final class Race<R: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<R, any Error>?
+    private var result: Result<R, any Error>?
+    private var finished: (@Sendable () -> Void)?
+
+    func start(_ continuation: CheckedContinuation<R, any Error>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    /// Resumes with `result` if nothing has yet; true when this call did.
+    @discardableResult func finish(_ result: Result<R, any Error>) -> Bool {
+        let (continuation, action) = lock.withLock { () -> (CheckedContinuation<R, any Error>?, (@Sendable () -> Void)?) in
+            guard self.result == nil else { return (nil, nil) }
+            self.result = result
+            defer { (self.continuation, finished) = (nil, nil) }
+            return (self.continuation, finished)
+        }
+        guard let continuation else { return false }
+        continuation.resume(with: result)
+        action?()
+        return true
+    }
+
+    /// Runs `action` once the race is decided (at once if it is).
+    func onFinish(_ action: @escaping @Sendable () -> Void) {
+        let decided = lock.withLock { () -> Bool in
+            if result != nil { return true }
+            finished = action
+            return false
+        }
+        if decided { action() }
     }
 }

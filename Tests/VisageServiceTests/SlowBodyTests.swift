@@ -21,7 +21,7 @@ import VisageService
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(20))
         let app = try buildApplication(
             T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1; $0.bodyTimeout = .milliseconds(3000) }, analyzer: analyzer)
-        try await app.test(.live) { client in
+        try await T.live(app) { client in
             try await T.waitUntilReady(client)
             let port = try #require(client.port)
             let start = ContinuousClock.now
@@ -57,7 +57,7 @@ import VisageService
     @Test func aFullServiceRefusesBeforeReadingTheBody() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(800))
         let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1 }, analyzer: analyzer)
-        try await app.test(.live) { client in
+        try await T.live(app) { client in
             try await T.waitUntilReady(client)
             let port = try #require(client.port)
             let busy = try (0..<2).map { _ in try RawConnection(port: port) }
@@ -81,7 +81,7 @@ import VisageService
         let app = try buildApplication(
             T.configuration { $0.maxBodyBytes = 64 * 1024; $0.maxReceivingBodyBytes = 64 * 1024; $0.bodyTimeout = .milliseconds(1000) },
             analyzer: FakeAnalyzer())
-        try await app.test(.live) { client in
+        try await T.live(app) { client in
             try await T.waitUntilReady(client)
             let port = try #require(client.port)
             let chunk = String(repeating: "a", count: 20_000)

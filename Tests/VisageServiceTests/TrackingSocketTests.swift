@@ -54,7 +54,7 @@ import VisageService
         let times = frames.map(\.time)
 
         let app = try buildApplication(T.configuration())
-        try await app.test(.live) { client in
+        try await T.live(app, limit: .seconds(300)) { client in
             try await T.waitUntilReady(client)
             let messages = TextMessages()
             try await client.ws("/v1/track", configuration: .init(maxFrameSize: 1 << 22)) { inbound, outbound, _ in
@@ -122,7 +122,7 @@ import VisageService
         let frames = decoded
 
         let app = try buildApplication(T.configuration())
-        try await app.test(.live) { client in
+        try await T.live(app, limit: .seconds(300)) { client in
             try await T.waitUntilReady(client)
             func events(_ options: String) async throws -> [TrackingEventRecord] {
                 try await Self.exchange(client, options: options, frames: frames)
