@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import Visage
+
+/// Attention and gestures on what `visage track` measured on real clips (head and gaze angles, pose),
+/// replayed through the event logic: no model runs here. Fixture by
+/// `Scripts/make-track-series-fixtures.py`; the clips and their labels are in `Samples/clips`.
+struct RealClipSeriesTests {
+    struct Change: Decodable {
+        var time: Double
+        var watching: Bool
+    }
+
+    struct Frame: Decodable {
+        var time: Double
+        /// Per face: tracking ID, pitch, yaw, head angle from the camera, gaze angle from the camera.
+        var faces: [[Double?]]
+
+        var observations: [FaceEventGenerator.Observation] {
+            faces.map {
+                .init(trackingID: Int($0[0] ?? 0), eyeBlinkLeft: 0, eyeBlinkRight: 0, pitch: $0[1] ?? .nan, yaw: $0[2] ?? .nan,
+                      headAngle: $0[3] ?? .nan, gazeAngle: $0[4] ?? .nan)
+            }
+        }
+    }
+
+    struct Fixture: Decodable {
+        var attentionChanges: [Change]
+        var clips: [String: [Frame]]
+    }
+
+    static let fixture: Fixture = {
+        let url = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("track-series/series.json")
+        return try! JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
+    }()
+
+    /// Anyone's attention changes (time, gained) of a clip, with a 0.5 s presence debounce.
+    static func attention(_ clip: String, options: AttentionOptions) -> [(time: Double, gained: Bool)] {
+        var generator = FaceEventGenerator(debounce: 0.5, attention: options)
+        var changes: [(time: Double, gained: Bool)] = []
+        for (index, frame) in fixture.clips[clip]!.enumerated() {
+            for event in generator.update(frame.observations, time: frame.time, frameIndex: index) where event.trackingID == nil {
+                switch event.kind {
+                case .attentionGained: changes.append((event.time, true))
+                case .attentionLost: changes.append((event.time, false))
+                default: break
+                }
+            }
+        }
+        return changes
+    }
+
+    /// Every labelled change of Samples/clips/attention.mp4 (a face turning away, eyes turning up, a
+    /// face watching again) is reported within the attention duration plus 0.3 s, with the default
+    /// options; the first report is attentionGained once presence and watching have held.
+    @Test func attentionFollowsTheLabelledChangesOfTheRealClip() throws {
+        let options = AttentionOptions()
+        let events = Self.attention("attention", options: options)
+        let first = try #require(events.first)
+        #expect(first.gained && first.time <= 0.5 + options.minimumDuration + 0.3, "\(events)")
+        var matched: Set<Int> = [0]
+        for change in Self.fixture.attentionChanges {
+            let found = events.indices.first {
+                events[$0].gained == change.watching && events[$0].time >= change.time - 1e-9
+                    && events[$0].time <= change.time + options.minimumDuration + 0.3 + 1e-9
+            }
+            #expect(found != nil, "no \(change.watching ? "attentionGained" : "attentionLost") within 0.8 s of \(change.time) s: \(events)")
+            if let found { matched.insert(found) }
+        }
+        let extra = events.indices.filter { !matched.contains($0) }.map { events[$0] }
+        withKnownIssue("the woman looking up past the camera reads 11–15° from it for 0.8 s (her lids cover the top of her irises)") {
+            #expect(extra.isEmpty, "attention changes at no labelled change: \(extra)")
+        }
+    }
+
+    /// Why the default gaze cone is 22°: at the former 15° the carphone man, looking into the lens,
+    /// loses attention while he still watches.
+    @Test func aFifteenDegreeConeLosesPeopleWhoWatch() {
+        let events = Self.attention("attention", options: AttentionOptions(gazeCone: 15))
+        let watching = Self.fixture.attentionChanges.filter(\.watching).map(\.time)
+        // The first segment watches from 0 s to the first change.
+        let firstLoss = Self.fixture.attentionChanges.first!.time
+        #expect(events.contains { !$0.gained && $0.time < firstLoss }, "\(events), watching from \(watching)")
+    }
+
+    /// Nods and shakes from each real clip's pose series, per tracked face.
+    static func gestures(_ clip: String) -> [(HeadGestureDetector.Axis, HeadGesture)] {
+        var detectors: [Int: HeadGestureDetector] = [:]
+        var found: [(HeadGestureDetector.Axis, HeadGesture)] = []
+        for frame in fixture.clips[clip]! {
+            for face in frame.observations {
+                var detector = detectors[face.trackingID] ?? HeadGestureDetector()
+                found += detector.update(time: frame.time, pitch: face.pitch, yaw: face.yaw)
+                detectors[face.trackingID] = detector
+            }
+        }
+        return found
+    }
+
+    /// People talking, crying, laughing and looking aside without nodding or shaking their heads.
+    @Test(arguments: ["wolfgang", "man"])
+    func talkingGivesNoGestures(clip: String) {
+        #expect(Self.fixture.clips[clip]!.count > 60)
+        #expect(Self.gestures(clip).isEmpty, "\(Self.gestures(clip))")
+    }
+
+    @Test func theCarphoneMansExclamationIsAKnownFalseNod() {
+        withKnownIssue("his head dips 8° then jerks up 18° and back while he exclaims: a down-up-down of nod size in the fitted pitch") {
+            #expect(Self.gestures("carphone").isEmpty, "\(Self.gestures("carphone"))")
+        }
+    }
+}
