@@ -52,7 +52,8 @@ void visage_f32_conv_pack(
 static inline __attribute__((always_inline)) void conv_tiles(
     const size_t mr_max, const visage_kernel_set *set, const visage_conv_geometry *g, const float *packed,
     const float *zeros, const visage_f32_epilogue *epilogue, const float *input, const float *residual,
-    size_t residual_channels, float *output, size_t row_begin, size_t row_end, const float **a) {
+    size_t residual_channels, float *output, size_t row_begin, size_t row_end, size_t channel_begin,
+    size_t channel_end, const float **a) {
     const size_t kh = g->kernel_height, kw = g->kernel_width, ks = kh * kw;
     const size_t ic = g->input_channels, oc = g->output_channels, ow = g->output_width;
     const size_t ih = g->input_height, iw = g->input_width, sy = g->stride_y, sx = g->stride_x;
@@ -155,15 +156,19 @@ static inline __attribute__((always_inline)) void conv_tiles(
         float *c = output + p * oc;
         if (mr == 1) {
             // One pixel: its taps to the front of `a` (entry t moves from t × MR), then a GEMV
-            // that reads each weight once instead of a tile computing MR copies.
+            // over the channel range's panels that reads each weight once instead of a tile
+            // computing MR copies (a channel's sum runs in the same order whatever the range).
             for (size_t t = 1; t < taps; t++) a[t] = a[t * mr_max];
-            const float *r = residual != NULL ? residual + p * residual_channels : NULL;
-            set->gemv(oc, depth, taps, a, packed, stride, c, r, residual_channels, epilogue->min, epilogue->max,
-                      epilogue->slopes);
+            const size_t rc = residual_channels, width = channel_end - channel_begin;
+            const size_t r_nc = rc > channel_begin ? (rc - channel_begin < width ? rc - channel_begin : width) : 0;
+            const float *r = residual != NULL && r_nc > 0 ? residual + p * rc + channel_begin : NULL;
+            set->gemv(width, depth, taps, a, packed + channel_begin / VISAGE_CONV_PANEL * stride,
+                      stride, c + channel_begin, r, r_nc, epilogue->min, epilogue->max,
+                      epilogue->slopes != NULL ? epilogue->slopes + channel_begin : NULL);
             continue;
         }
-        for (size_t n = 0; n < oc; n += VISAGE_CONV_PANEL) {
-            const size_t nc = oc - n < VISAGE_CONV_PANEL ? oc - n : VISAGE_CONV_PANEL;
+        for (size_t n = channel_begin; n < channel_end; n += VISAGE_CONV_PANEL) {
+            const size_t nc = channel_end - n < VISAGE_CONV_PANEL ? channel_end - n : VISAGE_CONV_PANEL;
             const float *slopes = epilogue->slopes != NULL ? epilogue->slopes + n : NULL;
             const visage_f32_conv_ukernel_fn ukernel = nc <= 8 ? set->conv_narrow : set->conv;
             const size_t rc = residual_channels, r_nc = rc > n ? (rc - n < nc ? rc - n : nc) : 0;
@@ -177,7 +182,10 @@ static inline __attribute__((always_inline)) void conv_tiles(
 void visage_f32_conv_run(
     visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
     const visage_f32_epilogue *epilogue, const float *input, const float *residual,
-    size_t residual_channels, float *output, size_t row_begin, size_t row_end) {
+    size_t residual_channels, float *output, size_t row_begin, size_t row_end, size_t channel_begin,
+    size_t channel_end) {
+    if (channel_end > g->output_channels) channel_end = g->output_channels;
+    if (channel_begin % VISAGE_CONV_PANEL != 0 || channel_begin >= channel_end || row_begin >= row_end) return;
     const visage_kernel_set *set = visage_kernel_set_get(isa);
     const size_t mr_max = set->conv_mr, ks = g->kernel_height * g->kernel_width;
     const float *stack_pointers[STACK_POINTERS];
@@ -189,13 +197,13 @@ void visage_f32_conv_run(
 
     switch (mr_max) {
     case 12:
-        conv_tiles(12, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, a);
+        conv_tiles(12, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a);
         break;
     case 6:
-        conv_tiles(6, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, a);
+        conv_tiles(6, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a);
         break;
     default:
-        conv_tiles(mr_max, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, a);
+        conv_tiles(mr_max, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a);
         break;
     }
     if (a != stack_pointers) free(a);

@@ -143,6 +143,47 @@ struct ConvolutionKernelTests {
         }
     }
 
+    /// Threads may share a layer by panels of output channels as well as by rows: any cut gives
+    /// the whole run's values bit for bit (the one-pixel GEMV included), and a part writes only its block.
+    @Test(arguments: [cases[2], cases[4], cases[16], cases[17], cases[18], cases[19], cases[22]], KernelISA.available)
+    func channelRangesGiveTheWholeRunsValues(_ testCase: Case, isa: KernelISA) {
+        let shape = testCase.shape
+        var random = SplitMix64(seed: fixedSeed("channels " + testCase.testDescription))
+        let input = random.floats(shape.inputHeight * shape.inputWidth * shape.inputChannels)
+        let weights = random.floats(shape.outputChannels * shape.kernelHeight * shape.kernelWidth * shape.inputChannels)
+        let bias = random.floats(shape.outputChannels)
+        let epilogue = makeEpilogue(.clampAndPrelu, channels: shape.outputChannels, random: &random)
+        let pixels = shape.outputHeight * shape.outputWidth
+        let residualChannels = shape.outputChannels - 3
+        let residual = random.floats(pixels * residualChannels, in: -2...2)
+        let packed = weights.withUnsafeBufferPointer { w in
+            bias.withUnsafeBufferPointer { b in PackedConvolution(shape: shape, weightsOHWI: w, bias: b, epilogue: epilogue, isa: isa) }
+        }
+        var whole = [Float](repeating: .nan, count: pixels * shape.outputChannels)
+        packed.run(input: input, residual: residual, residualChannels: residualChannels, output: &whole, outputRows: 0..<shape.outputHeight)
+
+        let width = PackedConvolution.panelWidth
+        let sentinel: Float = 1234.5
+        var parts = [Float](repeating: sentinel, count: whole.count)
+        // The last panel first, then the rest in two row bands, as a mixed split would go.
+        let lastPanel = (shape.outputChannels - 1) / width * width
+        packed.run(
+            input: input, residual: residual, residualChannels: residualChannels, output: &parts,
+            outputRows: 0..<shape.outputHeight, outputChannels: lastPanel..<shape.outputChannels)
+        for pixel in 0 ..< pixels {
+            for channel in 0 ..< shape.outputChannels {
+                #expect((parts[pixel * shape.outputChannels + channel] == sentinel) == (channel < lastPanel))
+            }
+        }
+        let band = shape.outputHeight / 2
+        for rows in [0..<band, band..<shape.outputHeight] {
+            packed.run(
+                input: input, residual: residual, residualChannels: residualChannels, output: &parts,
+                outputRows: rows, outputChannels: 0..<lastPanel)
+        }
+        #expect(parts == whole, "\(isa)")
+    }
+
     @Test(arguments: KernelISA.available)
     func biasDefaultsToZero(isa: KernelISA) {
         let shape = ConvolutionShape(inputHeight: 2, inputWidth: 3, inputChannels: 5, outputHeight: 2, outputWidth: 3, outputChannels: 9, kernelHeight: 1, kernelWidth: 1)

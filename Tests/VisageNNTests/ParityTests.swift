@@ -45,10 +45,21 @@ struct ParityTests {
     }
 }
 
-/// Splitting output rows over threads changes no arithmetic, so results are bit-identical.
+/// Splitting output rows or channel panels over threads changes no arithmetic, so results are
+/// bit-identical, on every bundled network (each takes a different mix of row and channel splits).
 struct ThreadingTests {
-    @Test func threadsGiveIdenticalOutputs() throws {
-        let fixture = try #require(try ParityFixtures.load().first { $0.model == "face_detection_short_range.tflite" })
+    /// One fixture per network.
+    static let fixtures: [ParityFixtures.Case] = {
+        var seen = Set<String>()
+        return ((try? ParityFixtures.load()) ?? []).filter { seen.insert($0.model).inserted }
+    }()
+
+    @Test func everyNetworkIsCovered() {
+        #expect(Set(Self.fixtures.map(\.model)) == Set(BundledModel.allCases.filter { $0.rawValue.hasSuffix(".tflite") }.map(\.rawValue)))
+    }
+
+    @Test(arguments: fixtures)
+    func threadsGiveIdenticalOutputs(_ fixture: ParityFixtures.Case) throws {
         let model = try Model(data: try fixture.bundledModel.load())
         let input = try fixture.inputValues()
         var results: [[[Float]]] = []

@@ -44,8 +44,14 @@ int main(void) {
         // A fused residual ADD on some trials, with all or only the first channels.
         const size_t rc = trial % 6 == 1 ? g.output_channels : 1 + trial % g.output_channels;
         float *res = trial % 3 == 1 ? rarr(outn) : NULL;
-        visage_f32_conv_run(visage_isa_portable, &g, packed, zeros, &ep, in, res, rc, o1, 0, g.output_height);
-        visage_f32_conv_run(isa, &g, packed, zeros, &ep, in, res, rc, o2, 0, g.output_height);
+        visage_f32_conv_run(visage_isa_portable, &g, packed, zeros, &ep, in, res, rc, o1, 0, g.output_height, 0, g.output_channels);
+        if (trial % 2 && g.output_channels > VISAGE_CONV_PANEL) {
+            // By channel panels, as threads may share a layer: the first panel, then the rest.
+            visage_f32_conv_run(isa, &g, packed, zeros, &ep, in, res, rc, o2, 0, g.output_height, 0, VISAGE_CONV_PANEL);
+            visage_f32_conv_run(isa, &g, packed, zeros, &ep, in, res, rc, o2, 0, g.output_height, VISAGE_CONV_PANEL, g.output_channels);
+        } else {
+            visage_f32_conv_run(isa, &g, packed, zeros, &ep, in, res, rc, o2, 0, g.output_height, 0, g.output_channels);
+        }
         free(res);
         failures += compare("conv", o2, o1, outn, 1e-4f); checks++;
         // depthwise with channels = input channels

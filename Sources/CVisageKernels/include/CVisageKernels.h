@@ -68,14 +68,18 @@ size_t visage_f32_conv_packed_count(const visage_conv_geometry *g);
 void visage_f32_conv_pack(
     const visage_conv_geometry *g, const float *weights_ohwi, const float *bias, float *packed);
 
-/// Writes output rows [row_begin, row_end). `zeros` holds `kernel_width × input_channels`
+/// Writes output channels [channel_begin, channel_end) of output rows [row_begin, row_end);
+/// channel_begin is a multiple of VISAGE_CONV_PANEL (otherwise nothing is written) and
+/// channel_end is capped at the output's channels, so threads can share a layer by rows, by
+/// panels of channels or both, with the same values as one call for the whole. `zeros` holds `kernel_width × input_channels`
 /// zeros (what padding taps read). `residual` (NULL, or shaped like the output but with
 /// `residual_channels` ≤ output channels, the missing ones reading as zero; may be the output
 /// itself when the channel counts agree) is added after the bias, before the epilogue.
 void visage_f32_conv_run(
     visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
     const visage_f32_epilogue *epilogue, const float *input, const float *residual,
-    size_t residual_channels, float *output, size_t row_begin, size_t row_end);
+    size_t residual_channels, float *output, size_t row_begin, size_t row_end, size_t channel_begin,
+    size_t channel_end);
 
 /// Floats needed by `visage_f32_dwconv_pack`.
 size_t visage_f32_dwconv_packed_count(const visage_conv_geometry *g);

@@ -45,3 +45,21 @@ package struct ConvolutionShape: Sendable, Hashable {
         outputHeight * outputWidth * outputChannels * kernelHeight * kernelWidth * inputChannels
     }
 }
+
+extension ConvolutionShape {
+    /// What a convolution costs the kernels, in multiply-accumulates: every output channel panel
+    /// is computed 16 wide, or 8 wide when at most 8 channels are left, so a 1-channel layer costs
+    /// 8 channels' work. ``OutputSplit`` weighs it against the hand-off.
+    package var splitWork: Int {
+        let panel = PackedConvolution.panelWidth
+        let full = outputChannels / panel, rest = outputChannels % panel
+        let computed = full * panel + (rest == 0 ? 0 : rest <= panel / 2 ? panel / 2 : panel)
+        return outputHeight * outputWidth * computed * kernelHeight * kernelWidth * inputChannels
+    }
+
+    /// The weights hold more values than the input and output together (``OutputSplit``'s rule 2).
+    package var weightsOutweighActivations: Bool {
+        kernelHeight * kernelWidth * inputChannels * outputChannels
+            > inputHeight * inputWidth * inputChannels + outputHeight * outputWidth * outputChannels
+    }
+}

@@ -53,19 +53,29 @@ package final class PackedConvolution: Sendable {
     ///     when the channel counts agree; `input` must not overlap `output`.
     ///   - residualChannels: channels per residual pixel, 1...outputChannels; nil means
     ///     `outputChannels`.
+    ///   - outputChannels: the channels of those rows to write, starting at a multiple of
+    ///     ``panelWidth``; nil means all. Threads may share a layer by rows, by channels or both:
+    ///     the values do not depend on the split.
     package func run(
         input: UnsafePointer<Float>, residual: UnsafePointer<Float>? = nil, residualChannels: Int? = nil,
-        output: UnsafeMutablePointer<Float>, outputRows: Range<Int>
+        output: UnsafeMutablePointer<Float>, outputRows: Range<Int>, outputChannels: Range<Int>? = nil
     ) {
         precondition(outputRows.lowerBound >= 0 && outputRows.upperBound <= shape.outputHeight)
+        let channels = outputChannels ?? 0 ..< shape.outputChannels
+        precondition(
+            channels.lowerBound >= 0 && channels.lowerBound % Self.panelWidth == 0 && channels.upperBound <= shape.outputChannels,
+            "output channels \(channels) must start at a multiple of \(Self.panelWidth) and end by \(shape.outputChannels)")
         let residualChannels = residualChannels ?? shape.outputChannels
         precondition((1...shape.outputChannels).contains(residualChannels), "residual channels \(residualChannels) out of 1...\(shape.outputChannels)")
-        guard !outputRows.isEmpty else { return }
+        guard !outputRows.isEmpty, !channels.isEmpty else { return }
         var geometry = shape.geometry
         weights.withOperands { packed, zeros, epilogue in
             visage_f32_conv_run(
                 isa.cValue, &geometry, packed, zeros, epilogue, input, residual, residualChannels, output,
-                outputRows.lowerBound, outputRows.upperBound)
+                outputRows.lowerBound, outputRows.upperBound, channels.lowerBound, channels.upperBound)
         }
     }
+
+    /// Output channels per packed panel: a channel range handed to ``run`` starts at a multiple of it.
+    package static let panelWidth = Int(VISAGE_CONV_PANEL)
 }

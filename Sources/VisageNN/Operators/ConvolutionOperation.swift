@@ -93,12 +93,17 @@ struct ConvolutionOperation: Operation {
     func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let r = residual.map { UnsafePointer(tensors[$0]) }
-        let residualBatchStride = outputBatchStride / kernel.shape.outputChannels * residualChannels
+        let s = kernel.shape
+        let residualBatchStride = outputBatchStride / s.outputChannels * residualChannels
         for image in 0 ..< batch {
-            forEachRowRange(kernel.shape.outputHeight, workers: workers, work: kernel.shape.multiplyAccumulates) { rows in
+            forEachOutputBlock(
+                rows: s.outputHeight, channels: s.outputChannels, panelWidth: PackedConvolution.panelWidth,
+                work: s.splitWork, weightsOutweighActivations: s.weightsOutweighActivations, workers: workers
+            ) { rows, channels in
                 kernel.run(
                     input: x + image * inputBatchStride, residual: r.map { $0 + image * residualBatchStride },
-                    residualChannels: residualChannels, output: y + image * outputBatchStride, outputRows: rows)
+                    residualChannels: residualChannels, output: y + image * outputBatchStride, outputRows: rows,
+                    outputChannels: channels)
             }
         }
     }

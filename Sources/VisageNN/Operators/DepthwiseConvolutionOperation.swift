@@ -71,7 +71,8 @@ struct DepthwiseConvolutionOperation: Operation {
     func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         for image in 0 ..< batch {
-            forEachRowRange(kernel.shape.outputHeight, workers: workers, work: kernel.shape.multiplyAccumulates) { rows in
+            // A depthwise multiply-accumulate costs about two of a convolution's: each loads its own weight.
+            forEachRowRange(kernel.shape.outputHeight, workers: workers, work: 2 * kernel.shape.multiplyAccumulates / kernel.shape.inputChannels) { rows in
                 kernel.run(input: x + image * inputBatchStride, output: y + image * outputBatchStride, outputRows: rows)
             }
         }

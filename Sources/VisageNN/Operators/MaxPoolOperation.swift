@@ -38,7 +38,8 @@ struct MaxPoolOperation: Operation {
         let inputStride = shape.inputHeight * shape.inputWidth * shape.inputChannels
         let outputStride = shape.outputHeight * shape.outputWidth * shape.outputChannels
         for image in 0 ..< batch {
-            forEachRowRange(shape.outputHeight, workers: workers, work: outputStride * shape.kernelHeight * shape.kernelWidth) { rows in
+            // A tap costs about four convolution multiply-accumulates: the pool is bound by its loads.
+            forEachRowRange(shape.outputHeight, workers: workers, work: 4 * outputStride * shape.kernelHeight * shape.kernelWidth) { rows in
                 Pooling.maxPool(
                     shape: shape, input: x + image * inputStride, output: y + image * outputStride, outputRows: rows,
                     min: minimum, max: maximum)

@@ -30,21 +30,42 @@ struct Workers {
     var count: Int { (pool?.helperCount ?? 0) + 1 }
 }
 
-/// Splits `0..<rows` into up to `workers.count` contiguous ranges and runs `body` on each, in
-/// parallel when more than one. `work` (multiply-accumulates, say) keeps small layers on one
-/// thread, where handing off would cost more than it saves.
+/// Splits `0..<rows` into contiguous ranges by ``OutputSplit``'s rule (`work` in convolution
+/// multiply-accumulates) and runs `body` on each, in parallel when more than one.
 @inline(__always)
 func forEachRowRange(_ rows: Int, workers: Workers, work: Int, _ body: (Range<Int>) -> Void) {
-    let parts = min(workers.count, rows, max(1, work / minimumWorkPerThread))
-    guard parts > 1, let pool = workers.pool else {
+    let split = OutputSplit(rows: rows, panels: 1, work: work, threads: workers.count)
+    guard split.parts > 1, let pool = workers.pool else {
         body(0 ..< rows)
         return
     }
     // `run` returns only when every part is done; each part writes disjoint rows.
-    pool.run(parts: parts) { part in
-        body(rows * part / parts ..< rows * (part + 1) / parts)
-    }
+    pool.run(parts: split.parts) { part in body(split.range(part, of: rows)) }
 }
 
-/// About 10 µs of convolution on one core: less than that per thread does not pay for the hand-off.
-private let minimumWorkPerThread = 200_000
+/// Splits an output of `rows` rows × `channels` channels, in panels of `panelWidth` channels,
+/// by rows or by panels (``OutputSplit``'s rule) and runs `body(rows, channels)` on each part,
+/// in parallel when more than one.
+@inline(__always)
+func forEachOutputBlock(
+    rows: Int, channels: Int, panelWidth: Int, work: Int, weightsOutweighActivations: Bool, workers: Workers,
+    _ body: (Range<Int>, Range<Int>) -> Void
+) {
+    let panels = (channels + panelWidth - 1) / panelWidth
+    let split = OutputSplit(
+        rows: rows, panels: panels, work: work, weightsOutweighActivations: weightsOutweighActivations, threads: workers.count)
+    guard split.parts > 1, let pool = workers.pool else {
+        body(0 ..< rows, 0 ..< channels)
+        return
+    }
+    // `run` returns only when every part is done; each part writes a disjoint block.
+    switch split.axis {
+    case .rows:
+        pool.run(parts: split.parts) { part in body(split.range(part, of: rows), 0 ..< channels) }
+    case .channels:
+        pool.run(parts: split.parts) { part in
+            let range = split.range(part, of: panels)
+            body(0 ..< rows, range.lowerBound * panelWidth ..< min(range.upperBound * panelWidth, channels))
+        }
+    }
+}

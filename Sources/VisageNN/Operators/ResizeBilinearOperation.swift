@@ -54,35 +54,43 @@ struct ResizeBilinearOperation: Operation {
     }
 
     func run(_ tensors: TensorPointers, workers: Workers) {
-        if let residual {
-            resize(tensors, adding: UnsafePointer(tensors[residual]), add: true)
-        } else {
-            resize(tensors, adding: UnsafePointer(tensors[output]), add: false)
+        let x = UnsafePointer(tensors[input]), y = tensors[output]
+        let r = residual.map { UnsafePointer(tensors[$0]) }
+        let inputStride = inputHeight * inputWidth * channels, outputStride = rows.count * columns.count * channels
+        for image in 0 ..< batch {
+            // An output value costs about 24 convolution multiply-accumulates: four scalar taps and their weights.
+            forEachRowRange(rows.count, workers: workers, work: 24 * outputStride) { band in
+                if let r {
+                    resize(x + image * inputStride, into: y + image * outputStride, adding: r + image * outputStride, add: true, rows: band)
+                } else {
+                    resize(x + image * inputStride, into: y + image * outputStride, adding: UnsafePointer(y), add: false, rows: band)
+                }
+            }
         }
     }
 
-    /// The resize compiled once with and once without the fused ADD.
+    /// Output rows `band` of one image; `adding` is that image's residual (read only when `add`).
     @inline(__always)
-    private func resize(_ tensors: TensorPointers, adding: UnsafePointer<Float>, add: Bool) {
-        let x = UnsafePointer(tensors[input])
-        var out = tensors[output], residual = adding
-        for image in 0 ..< batch {
-            let base = x + image * inputHeight * inputWidth * channels
-            for row in rows {
-                let top = base + row.lower * inputWidth * channels, bottom = base + row.upper * inputWidth * channels
-                for column in columns {
-                    let a = top + column.lower * channels, b = top + column.upper * channels
-                    let c = bottom + column.lower * channels, d = bottom + column.upper * channels
-                    let wy = row.weight, wx = column.weight
-                    for channel in 0 ..< channels {
-                        let upper = a[channel] * (1 - wx) + b[channel] * wx
-                        let lower = c[channel] * (1 - wx) + d[channel] * wx
-                        let value = upper * (1 - wy) + lower * wy
-                        out[channel] = add ? value + residual[channel] : value
-                    }
-                    out += channels
-                    residual += channels
+    private func resize(
+        _ base: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, adding: UnsafePointer<Float>, add: Bool,
+        rows band: Range<Int>
+    ) {
+        let rowLength = columns.count * channels
+        var out = output + band.lowerBound * rowLength, residual = adding + band.lowerBound * rowLength
+        for row in rows[band] {
+            let top = base + row.lower * inputWidth * channels, bottom = base + row.upper * inputWidth * channels
+            for column in columns {
+                let a = top + column.lower * channels, b = top + column.upper * channels
+                let c = bottom + column.lower * channels, d = bottom + column.upper * channels
+                let wy = row.weight, wx = column.weight
+                for channel in 0 ..< channels {
+                    let upper = a[channel] * (1 - wx) + b[channel] * wx
+                    let lower = c[channel] * (1 - wx) + d[channel] * wx
+                    let value = upper * (1 - wy) + lower * wy
+                    out[channel] = add ? value + residual[channel] : value
                 }
+                out += channels
+                residual += channels
             }
         }
     }
