@@ -12,6 +12,9 @@ public final class Interpreter {
     private let pointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     /// The helper threads operators split over, kept for the interpreter's life (none at 1 thread).
     private let workers: Workers
+    /// Threads operators may share their work over, the calling thread included: the options'
+    /// count, or the one chosen for this model when the options leave it open.
+    public let threads: Int
 
     public init(model: Model, options: InterpreterOptions = .init()) throws(ModelError) {
         self.model = model
@@ -27,7 +30,8 @@ public final class Interpreter {
             }
         }
         self.storage = storage
-        workers = Workers(pool: options.threads > 1 ? WorkerPool(helpers: options.threads - 1) : nil)
+        threads = options.threads ?? AutomaticThreads.count(for: plan.operations)
+        workers = Workers(pool: threads > 1 ? WorkerPool(helpers: threads - 1) : nil)
         let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(plan.placements.count, 1))
         self.pointers = pointers
         for (tensor, placement) in plan.placements.enumerated() {

@@ -1,11 +1,15 @@
 /// How an ``Interpreter`` runs.
 public struct InterpreterOptions: Equatable, Sendable {
-    /// Threads one operator may split its output rows over: the calling thread plus `threads - 1`
-    /// helpers the interpreter keeps for its life. 1 (the default) runs everything on the calling
-    /// thread, which is best when other work (other images, other requests) already fills the cores.
-    public var threads: Int
+    /// Threads one operator may share its output over: the calling thread plus `threads - 1`
+    /// helpers the interpreter keeps for its life. nil (the default) lets the interpreter choose
+    /// per model by a size rule: as many as its operators are large enough to share, up to the
+    /// cores this process may run on (``Interpreter/threads`` says how many it took). 1 runs
+    /// everything on the calling thread, which is best when other work (other images, other
+    /// requests) already fills the cores.
+    public var threads: Int?
 
-    public init(threads: Int = 1) {
-        self.threads = max(1, threads)
+    /// - Parameter threads: nil to choose per model, otherwise at least 1.
+    public init(threads: Int? = nil) {
+        self.threads = threads.map { max(1, $0) }
     }
 }

@@ -44,6 +44,10 @@ public final class Model: Sendable {
         outputs.firstIndex { $0.name == name }
     }
 
+    /// The threads an interpreter with ``InterpreterOptions/threads`` nil takes on a machine
+    /// where this process may use `cores` cores (``AutomaticThreads``' size rule).
+    package func automaticThreads(cores: Int) -> Int { AutomaticThreads.count(for: plan.operations, cores: cores) }
+
     /// Arena size, weights and peak live activations of the plan.
     package var memoryReport: MemoryReport { plan.memory }
 

@@ -24,8 +24,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
-    @Option(help: "Threads per operator (1...64).")
-    var threads = 1
+    @Option(help: "Threads per operator (1...64); default: chosen per model, as many as its layers are large enough to share, up to the cores this process may use.")
+    var threads: Int?
 
     @Option(help: "Timed runs per model (1...100000).")
     var runs = 200
@@ -43,6 +43,8 @@ struct BenchmarkCommand: AsyncParsableCommand {
 
     struct Result: Codable {
         var model: String
+        /// The interpreter's threads: `--threads`, or the count it chose for the model.
+        var threads: Int
         /// Reading, checking and planning the model (`Model(data:)`), once.
         var loadMilliseconds: Double
         var medianMilliseconds: Double
@@ -54,13 +56,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
     }
 
     struct Report: Codable {
-        var threads: Int
+        /// `--threads`, nil when each model chose its own.
+        var threads: Int?
         var runs: Int
         var results: [Result]
     }
 
     func validate() throws {
-        guard (1 ... 64).contains(threads) else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
+        if let threads, !(1 ... 64).contains(threads) { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
         guard (1 ... 100_000).contains(runs) else { throw ValidationError("--runs must be between 1 and 100000, got \(runs)") }
         if let fuzz, fuzz < 1 { throw ValidationError("--fuzz must be positive, got \(fuzz)") }
     }
@@ -113,7 +116,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
             }
             let memory = model.memoryReport
             results.append(Result(
-                model: network.fileName, loadMilliseconds: loadMilliseconds, medianMilliseconds: Stopwatch.percentile(times, 0.5),
+                model: network.fileName, threads: interpreter.threads, loadMilliseconds: loadMilliseconds, medianMilliseconds: Stopwatch.percentile(times, 0.5),
                 p90Milliseconds: Stopwatch.percentile(times, 0.9),
                 arenaBytes: memory.arenaBytes, peakLiveActivationBytes: memory.peakLiveActivationBytes,
                 activationBytes: memory.activationBytes, weightBytes: memory.weightBytes))
@@ -124,9 +127,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
             print(String(decoding: try encoder.encode(Report(threads: threads, runs: runs, results: results)), as: UTF8.self))
             return
         }
-        print("model".padding(toLength: 36, withPad: " ", startingAt: 0) + pad("median ms") + pad("p90 ms") + pad("load ms"))
+        print("model".padding(toLength: 36, withPad: " ", startingAt: 0) + pad("threads") + pad("median ms") + pad("p90 ms") + pad("load ms"))
         for result in results {
-            print(result.model.padding(toLength: 36, withPad: " ", startingAt: 0)
+            print(result.model.padding(toLength: 36, withPad: " ", startingAt: 0) + pad("\(result.threads)")
                 + pad(String(format: "%.3f", result.medianMilliseconds)) + pad(String(format: "%.3f", result.p90Milliseconds))
                 + pad(String(format: "%.1f", result.loadMilliseconds)))
         }

@@ -22,8 +22,10 @@ public final class FaceMeshAnalyzer {
 
     /// Loads the bundled mesh, blendshape and geometry models.
     ///
+    /// - Parameter options: one thread by default, since callers already run faces, frames and
+    ///   images side by side; `.init()` lets each network choose its own thread count.
     /// - Throws: ``LandmarkError/model(reason:)`` when a model file is missing, altered or not runnable.
-    public init(options: InterpreterOptions = .init()) throws(LandmarkError) {
+    public init(options: InterpreterOptions = .init(threads: 1)) throws(LandmarkError) {
         do {
             mesh = try Interpreter(model: Model(data: BundledModel.faceMesh.load()), options: options)
             blendshapes = try Interpreter(model: Model(data: BundledModel.faceBlendshapes.load()), options: options)

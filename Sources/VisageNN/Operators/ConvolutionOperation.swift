@@ -90,15 +90,22 @@ struct ConvolutionOperation: Operation {
         self.residualChannels = residualChannels
     }
 
+    func split(threads: Int) -> OutputSplit {
+        let s = kernel.shape
+        return OutputSplit(
+            rows: s.outputHeight, panels: (s.outputChannels + PackedConvolution.panelWidth - 1) / PackedConvolution.panelWidth,
+            work: s.splitWork, weightsOutweighActivations: s.weightsOutweighActivations, threads: threads)
+    }
+
     func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let r = residual.map { UnsafePointer(tensors[$0]) }
         let s = kernel.shape
         let residualBatchStride = outputBatchStride / s.outputChannels * residualChannels
+        let split = split(threads: workers.count)
         for image in 0 ..< batch {
             forEachOutputBlock(
-                rows: s.outputHeight, channels: s.outputChannels, panelWidth: PackedConvolution.panelWidth,
-                work: s.splitWork, weightsOutweighActivations: s.weightsOutweighActivations, workers: workers
+                rows: s.outputHeight, channels: s.outputChannels, panelWidth: PackedConvolution.panelWidth, split: split, workers: workers
             ) { rows, channels in
                 kernel.run(
                     input: x + image * inputBatchStride, residual: r.map { $0 + image * residualBatchStride },

@@ -68,11 +68,16 @@ struct DepthwiseConvolutionOperation: Operation {
         outputBatchStride = height * width * channels
     }
 
+    /// By rows; a depthwise multiply-accumulate costs about two of a convolution's (each loads its own weight).
+    func split(threads: Int) -> OutputSplit {
+        OutputSplit(rows: kernel.shape.outputHeight, panels: 1, work: 2 * kernel.shape.multiplyAccumulates / kernel.shape.inputChannels, threads: threads)
+    }
+
     func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
+        let split = split(threads: workers.count)
         for image in 0 ..< batch {
-            // A depthwise multiply-accumulate costs about two of a convolution's: each loads its own weight.
-            forEachRowRange(kernel.shape.outputHeight, workers: workers, work: 2 * kernel.shape.multiplyAccumulates / kernel.shape.inputChannels) { rows in
+            forEachRowRange(kernel.shape.outputHeight, split: split, workers: workers) { rows in
                 kernel.run(input: x + image * inputBatchStride, output: y + image * outputBatchStride, outputRows: rows)
             }
         }

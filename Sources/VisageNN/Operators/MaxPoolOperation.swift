@@ -33,13 +33,19 @@ struct MaxPoolOperation: Operation {
         (minimum, maximum) = (activation ?? options.activation).bounds
     }
 
+    /// By rows; a tap costs about four convolution multiply-accumulates (the pool is bound by its loads).
+    func split(threads: Int) -> OutputSplit {
+        let work = 4 * shape.outputHeight * shape.outputWidth * shape.outputChannels * shape.kernelHeight * shape.kernelWidth
+        return OutputSplit(rows: shape.outputHeight, panels: 1, work: work, threads: threads)
+    }
+
     func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let inputStride = shape.inputHeight * shape.inputWidth * shape.inputChannels
         let outputStride = shape.outputHeight * shape.outputWidth * shape.outputChannels
+        let split = split(threads: workers.count)
         for image in 0 ..< batch {
-            // A tap costs about four convolution multiply-accumulates: the pool is bound by its loads.
-            forEachRowRange(shape.outputHeight, workers: workers, work: 4 * outputStride * shape.kernelHeight * shape.kernelWidth) { rows in
+            forEachRowRange(shape.outputHeight, split: split, workers: workers) { rows in
                 Pooling.maxPool(
                     shape: shape, input: x + image * inputStride, output: y + image * outputStride, outputRows: rows,
                     min: minimum, max: maximum)

@@ -16,11 +16,15 @@ protocol Operation: Sendable {
     var summary: String { get }
     /// Multiply-accumulates per run, for throughput in profiles (0 where it means nothing).
     var multiplyAccumulates: Int { get }
+    /// How `run` shares its output among `threads` threads (``OutputSplit``'s rule); one part
+    /// for operations that always run on the calling thread.
+    func split(threads: Int) -> OutputSplit
 }
 
 extension Operation {
     var summary: String { String(describing: type(of: self)) }
     var multiplyAccumulates: Int { 0 }
+    func split(threads: Int) -> OutputSplit { .serial }
 }
 
 /// Who runs an operation: the calling thread alone, or it and an interpreter's helper threads.
@@ -30,11 +34,9 @@ struct Workers {
     var count: Int { (pool?.helperCount ?? 0) + 1 }
 }
 
-/// Splits `0..<rows` into contiguous ranges by ``OutputSplit``'s rule (`work` in convolution
-/// multiply-accumulates) and runs `body` on each, in parallel when more than one.
+/// Runs `body` on each of `split`'s row ranges of `0..<rows`, in parallel when more than one.
 @inline(__always)
-func forEachRowRange(_ rows: Int, workers: Workers, work: Int, _ body: (Range<Int>) -> Void) {
-    let split = OutputSplit(rows: rows, panels: 1, work: work, threads: workers.count)
+func forEachRowRange(_ rows: Int, split: OutputSplit, workers: Workers, _ body: (Range<Int>) -> Void) {
     guard split.parts > 1, let pool = workers.pool else {
         body(0 ..< rows)
         return
@@ -43,17 +45,13 @@ func forEachRowRange(_ rows: Int, workers: Workers, work: Int, _ body: (Range<In
     pool.run(parts: split.parts) { part in body(split.range(part, of: rows)) }
 }
 
-/// Splits an output of `rows` rows × `channels` channels, in panels of `panelWidth` channels,
-/// by rows or by panels (``OutputSplit``'s rule) and runs `body(rows, channels)` on each part,
-/// in parallel when more than one.
+/// Runs `body(rows, channels)` on each of `split`'s blocks of an output of `rows` rows ×
+/// `channels` channels (in panels of `panelWidth`), in parallel when more than one.
 @inline(__always)
 func forEachOutputBlock(
-    rows: Int, channels: Int, panelWidth: Int, work: Int, weightsOutweighActivations: Bool, workers: Workers,
+    rows: Int, channels: Int, panelWidth: Int, split: OutputSplit, workers: Workers,
     _ body: (Range<Int>, Range<Int>) -> Void
 ) {
-    let panels = (channels + panelWidth - 1) / panelWidth
-    let split = OutputSplit(
-        rows: rows, panels: panels, work: work, weightsOutweighActivations: weightsOutweighActivations, threads: workers.count)
     guard split.parts > 1, let pool = workers.pool else {
         body(0 ..< rows, 0 ..< channels)
         return
@@ -63,6 +61,7 @@ func forEachOutputBlock(
     case .rows:
         pool.run(parts: split.parts) { part in body(split.range(part, of: rows), 0 ..< channels) }
     case .channels:
+        let panels = (channels + panelWidth - 1) / panelWidth
         pool.run(parts: split.parts) { part in
             let range = split.range(part, of: panels)
             body(0 ..< rows, range.lowerBound * panelWidth ..< min(range.upperBound * panelWidth, channels))

@@ -53,13 +53,18 @@ struct ResizeBilinearOperation: Operation {
         columns = samples(input: shape[2], output: size[1])
     }
 
+    /// By rows; an output value costs about 24 convolution multiply-accumulates (four scalar taps and their weights).
+    func split(threads: Int) -> OutputSplit {
+        OutputSplit(rows: rows.count, panels: 1, work: 24 * rows.count * columns.count * channels, threads: threads)
+    }
+
     func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let r = residual.map { UnsafePointer(tensors[$0]) }
         let inputStride = inputHeight * inputWidth * channels, outputStride = rows.count * columns.count * channels
+        let split = split(threads: workers.count)
         for image in 0 ..< batch {
-            // An output value costs about 24 convolution multiply-accumulates: four scalar taps and their weights.
-            forEachRowRange(rows.count, workers: workers, work: 24 * outputStride) { band in
+            forEachRowRange(rows.count, split: split, workers: workers) { band in
                 if let r {
                     resize(x + image * inputStride, into: y + image * outputStride, adding: r + image * outputStride, add: true, rows: band)
                 } else {

@@ -20,6 +20,8 @@ package struct OutputSplit: Equatable, Sendable {
 
     package let axis: Axis
     package let parts: Int
+    /// The whole operator's cost in convolution multiply-accumulates, as given.
+    package let work: Int
 
     /// About 2.5 µs of convolution on one AVX-512 core (5 µs with AVX2): less per thread does not
     /// pay for the hand-off.
@@ -32,6 +34,7 @@ package struct OutputSplit: Equatable, Sendable {
     ///   - weightsOutweighActivations: the weights hold more values than the input and output together.
     ///   - threads: threads available, the caller included.
     package init(rows: Int, panels: Int, work: Int, weightsOutweighActivations: Bool = false, threads: Int) {
+        self.work = work
         let wanted = min(threads, max(1, work / Self.minimumWorkPerPart))
         if wanted > 1, panels >= wanted, weightsOutweighActivations || rows < 2 * wanted {
             (axis, parts) = (.channels, wanted)
@@ -39,6 +42,9 @@ package struct OutputSplit: Equatable, Sendable {
             (axis, parts) = (.rows, max(1, min(wanted, rows)))
         }
     }
+
+    /// One part: the operator runs on the calling thread.
+    package static let serial = OutputSplit(rows: 1, panels: 1, work: 0, threads: 1)
 
     /// Part `part` of `0..<count` things (rows or panels): contiguous, sizes differing by at most one.
     package func range(_ part: Int, of count: Int) -> Range<Int> {
