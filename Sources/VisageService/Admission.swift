@@ -18,12 +18,16 @@ public final class Admission: @unchecked Sendable {
     private var running = 0
     private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     private var nextWaiter: UInt64 = 0
+    /// Told the number of requests waiting for a slot each time it changes, under the lock, so the
+    /// `visage_inference_queue_depth` gauge follows the queue in order.
+    private let onQueueDepth: @Sendable (Int) -> Void
 
-    public init(slots: Int, queueLength: Int, retryAfterSeconds: Int) {
+    public init(slots: Int, queueLength: Int, retryAfterSeconds: Int, onQueueDepth: @escaping @Sendable (Int) -> Void = { _ in }) {
         precondition(slots >= 1 && queueLength >= 0)
         self.slots = slots
         self.queueLength = queueLength
         self.retryAfterSeconds = retryAfterSeconds
+        self.onQueueDepth = onQueueDepth
     }
 
     /// Requests admitted and not yet answered, and inferences running now.
@@ -109,6 +113,7 @@ public final class Admission: @unchecked Sendable {
                 let cancelled = lock.withLock { () -> Bool in
                     if Task.isCancelled { return true }
                     waiters.append((id, continuation))
+                    onQueueDepth(waiters.count)
                     return false
                 }
                 if cancelled { continuation.resume(throwing: CancellationError()) }
@@ -116,6 +121,7 @@ public final class Admission: @unchecked Sendable {
         } onCancel: {
             let waiter = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
                 guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                defer { onQueueDepth(waiters.count) }
                 return waiters.remove(at: index).continuation
             }
             waiter?.resume(throwing: CancellationError())
@@ -129,6 +135,7 @@ public final class Admission: @unchecked Sendable {
                 running -= 1
                 return nil
             }
+            defer { onQueueDepth(waiters.count) }
             return waiters.removeFirst().continuation
         }
         next?.resume()

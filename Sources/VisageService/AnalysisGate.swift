@@ -80,9 +80,7 @@ struct AnalysisGate: Sendable {
     func run<T: Sendable>(
         _ context: ServiceRequestContext, _ work: @escaping @Sendable (inout Checkpoint) throws -> T
     ) async throws -> (value: T, timings: [StageTiming]) {
-        metrics.queue(depth: admission.queueDepth + 1)
         let result = try await admission.run(deadline: context.arrival + deadline, work)
-        metrics.queue(depth: admission.queueDepth)
         metrics.stages(result.timings)
         return result
     }

@@ -24,7 +24,7 @@ public func buildApplication(
     let readiness = Readiness()
     let admission = Admission(
         slots: configuration.maxConcurrentInferences, queueLength: configuration.queueLength,
-        retryAfterSeconds: configuration.retryAfterSeconds)
+        retryAfterSeconds: configuration.retryAfterSeconds, onQueueDepth: { metrics.queue(depth: $0) })
     metrics.limits(slots: admission.slots, queue: admission.queueLength)
     let gate = AnalysisGate(
         admission: admission,

@@ -14,6 +14,7 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
     private let lock = NSLock()
     private var running = 0
     private(set) var peakRunning = 0
+    private(set) var started = 0
     private(set) var stopped = 0
     private(set) var completed = 0
 
@@ -21,7 +22,8 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
         (self.stageDelay, self.stages, self.warmUpDelay, self.warmUpGate) = (stageDelay, stages, warmUpDelay, warmUpGate)
     }
 
-    var counts: (peak: Int, stopped: Int, completed: Int) { lock.withLock { (peakRunning, stopped, completed) } }
+    /// Calls begun (`started`), at most at once (`peak`), stopped at a checkpoint, and finished.
+    var counts: (started: Int, peak: Int, stopped: Int, completed: Int) { lock.withLock { (started, peakRunning, stopped, completed) } }
 
     func warmUp() throws {
         warmUpGate?.wait()
@@ -35,6 +37,7 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
     /// Runs the fake stages; a stage sleeps in small steps so a stop is noticed at the next checkpoint.
     private func work(_ checkpoint: inout Checkpoint) throws {
         lock.withLock {
+            started += 1
             running += 1
             peakRunning = max(peakRunning, running)
         }

@@ -68,6 +68,13 @@ final class RawConnection: @unchecked Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// Whether the server has sent anything (or closed) yet, without waiting or consuming it.
+    var hasAnswer: Bool {
+        var byte: UInt8 = 0
+        let count = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
     /// Everything the server sends until it closes its side (or 10 s of silence).
     func receiveUntilClosed() -> Data {
         var received = Data()

@@ -54,6 +54,25 @@ enum ServiceTesting {
         }
     }
 
+    /// Waits until `condition` holds, checking every 20 ms; throws ``TimedOut`` naming `what` after
+    /// `limit`. Tests wait for the event they need (a request started, a place taken) instead of sleeping
+    /// for a time that a loaded machine may overrun.
+    static func eventually(
+        _ what: String, within limit: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool
+    ) async throws {
+        let end = ContinuousClock.now + limit
+        while try await !condition() {
+            guard ContinuousClock.now < end else { throw TimedOut(what: what, limit: limit) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// The value of the unlabelled metric `name` in `/metrics`.
+    static func metric(_ client: some TestClientProtocol, _ name: String) async throws -> Double? {
+        let text = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+        return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+    }
+
     /// Waits until `/readyz` answers 200 (the warm-up service has run).
     static func waitUntilReady(_ client: some TestClientProtocol) async throws {
         for _ in 0..<600 {

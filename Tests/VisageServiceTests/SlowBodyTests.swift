@@ -20,7 +20,7 @@ import VisageService
     @Test func slowBodiesTimeOutAndOtherClientsAreAnswered() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(20))
         let app = try buildApplication(
-            T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1; $0.bodyTimeout = .milliseconds(3000) }, analyzer: analyzer)
+            T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1; $0.bodyTimeout = .milliseconds(5000) }, analyzer: analyzer)
         try await T.live(app) { client in
             try await T.waitUntilReady(client)
             let port = try #require(client.port)
@@ -32,22 +32,20 @@ import VisageService
             try await Task.sleep(for: .milliseconds(200))
             // Before the fix each slow body held a place, and this client got only 503s.
             for _ in 0..<5 {
-                let started = ContinuousClock.now
                 let photo = try RawConnection(port: port)
                 photo.send(Self.photoRequest)
                 let answer = await photo.response()
                 #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(300))")
                 #expect(answer.contains("\"image\":\"photo.png\""))
-                #expect(ContinuousClock.now - started < .milliseconds(1000), "not held behind the slow bodies")
+                #expect(slow.allSatisfy { !$0.hasAnswer }, "answered while every slow body was still open, not held behind them")
                 for connection in slow { connection.send("\u{1}") }
             }
-            #expect(ContinuousClock.now - start < .milliseconds(3000), "the photos were answered while every slow body was still open")
             for connection in slow {
                 let answer = await connection.response()
                 #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(300))")
                 #expect(answer.contains("\"request_timeout\""))
             }
-            #expect(ContinuousClock.now - start < .milliseconds(6000))
+            #expect(ContinuousClock.now - start < .seconds(15), "at the body timeout, not after a stall")
             #expect(analyzer.counts.completed == 5)
         }
     }
@@ -62,15 +60,17 @@ import VisageService
             let port = try #require(client.port)
             let busy = try (0..<2).map { _ in try RawConnection(port: port) }
             for connection in busy { connection.send(Self.photoRequest) }
-            try await Task.sleep(for: .milliseconds(300))
-            let started = ContinuousClock.now
+            try await T.eventually("one inference running and one waiting") {
+                let waiting = try await T.metric(client, "visage_inference_queue_depth")
+                return analyzer.counts.started == 1 && waiting == 1
+            }
             let extra = try RawConnection(port: port)
             extra.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 100000\r\n\r\n")
             let answer = await extra.response()
             #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer.prefix(300))")
             #expect(answer.lowercased().contains("retry-after: 1"))
             #expect(answer.contains("\"overloaded\""))
-            #expect(ContinuousClock.now - started < .milliseconds(1000), "refused without waiting for the body or an inference")
+            #expect(analyzer.counts.completed == 0, "refused without waiting for the body or an inference")
             for connection in busy { #expect(await connection.response().hasPrefix("HTTP/1.1 200")) }
         }
     }
@@ -79,7 +79,7 @@ import VisageService
     /// and Retry-After, and once the body holding the budget times out the next one is read and answered.
     @Test func bodiesBeingReceivedAreBoundedByTheBudget() async throws {
         let app = try buildApplication(
-            T.configuration { $0.maxBodyBytes = 64 * 1024; $0.maxReceivingBodyBytes = 64 * 1024; $0.bodyTimeout = .milliseconds(1000) },
+            T.configuration { $0.maxBodyBytes = 64 * 1024; $0.maxReceivingBodyBytes = 64 * 1024; $0.bodyTimeout = .milliseconds(5000) },
             analyzer: FakeAnalyzer())
         try await T.live(app) { client in
             try await T.waitUntilReady(client)
