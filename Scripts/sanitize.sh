@@ -17,12 +17,15 @@ which=${1:-all}
 shift || true
 
 run_address() {
-    # Leaks that are Foundation's, not Visage's, are suppressed one by one (Scripts/lsan-suppressions.txt).
-    LSAN_OPTIONS=suppressions=$PWD/Scripts/lsan-suppressions.txt:print_suppressions=1 \
+    # Leaks that are not Visage's are suppressed one by one (Scripts/lsan-suppressions.txt). Exported, so the
+    # `visage` processes the CLI and service tests spawn use them too. (Before, a comment line between the
+    # two assignments ended the command: LSAN_OPTIONS was never passed on.)
+    export LSAN_OPTIONS=suppressions=$PWD/Scripts/lsan-suppressions.txt:print_suppressions=0
     # A 16 MB quarantine of freed memory (default 256 MB): the CLI tests bound a `visage` child's peak RSS at
     # 128 MiB, which the default quarantine alone exceeds (FUZZING.md, finding 12); 16 MB still catches reuse
     # soon after a free.
-    ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:quarantine_size_mb=16 swift test --sanitize=address --scratch-path .build-asan "$@"
+    export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:quarantine_size_mb=16
+    swift test --sanitize=address --scratch-path .build-asan "$@"
 }
 run_undefined() {
     # Swift on Linux has no `-sanitize=undefined` ("unsupported option"), and UBSan's checks are C's: the C
