@@ -1,23 +1,26 @@
 #!/usr/bin/env python3
 """`visage serve` under faults, on loopback, each phase bounded in count and time (issue 18, item 3).
 
-Runs a release `visage serve` with its default limits (inferences = cores, queue = 2 × cores, body
-timeout 5 s, deadline 10 s; the pixel limit is the library's 100 MP, so that the corpus's codes are the
-library's) and, in order:
+Runs a release `visage serve` with its default limits (inferences and queue places as /metrics reports
+them, one each per core by default; body timeout 5 s, deadline 10 s; the pixel limit is the library's
+100 MP, so that the corpus's codes are the library's) and, in order:
 
   capacity    wrk at (inferences + queue) connections: the 200s/s the service sustains (R), its CPU per answer
   overload    wrk offering 4 × R (each connection spaces its requests): only 200 and 503, every answer the server
               counted received (but wrk's last request per connection), peak RSS within 1.25 × the capacity
-              run's + 32 MiB
+              run's + 32 MiB; meanwhile requests that send only their head (a declared 200 kB body that
+              never comes) are answered 503 with Retry-After while the service is full, without the body
+              (at least one of them), else 408 at the body timeout
   slowloris   slow bodies (1 byte/s against a declared 200 kB, reconnecting) and slow headers, while a client
               in another process posts photos one after another: every slow body is answered 408 (or 503)
               within the body timeout + 2 s, and the photo client gets only 200s with p99 within 3 × its p99
-              before the attack + 0.25 s
+              before the attack + 0.25 s (a body being received holds no inference place: finding 5)
   bombs       a declared 30 MB body (413 before any byte is read), a chunked body past the limit (413), and
               the corpus's bombs and huge declared sizes (Tests/Corpus, the manifest's code), each within 5 s,
               peak RSS within the capacity run's + 64 MiB
   disconnect  waves of clients closing right after sending, and halfway through their body: /metrics
               in-flight back to 0, CPU per abandoned request under half a completed one's, RSS within 10 %
+              (measured after a first, warm-up round of such waves)
   websocket   the tracker limit of connections (each with its tracker made) flooding /v1/track with frames,
               plus 4 beyond the limit: every /healthz 200 within 1 s and photos answered 200/503 within the
               deadline meanwhile; sent − answered − skipped ≤ 2 per connection (one running, one waiting);
@@ -74,8 +77,8 @@ def answered(server):
 
 
 def lost(server, before, result):
-    """Answers the server gave that wrk did not count. The service closes the connection after each
-    analysis answer without saying `Connection: close`, so wrk's next request on it fails as a read error
+    """Answers the server gave that wrk did not count. A connection the server closes (after a 503 sent
+    before the body was read, the body is not drained) makes wrk's next request on it fail as a read error
     and wrk reconnects: those requests never reached the server, which this count tells apart. wrk also
     drops the requests in flight when its time is up (at most one per connection), which the server
     still answers."""
@@ -108,9 +111,46 @@ def overload(server, report, state, seconds):
     delay_ms = 1000 * connections / (4 * R)
     sampler = Sampler(server)
     before = answered(server)
+    heads = []   # (status, has Retry-After, seconds) of requests that never send their body
+    lock = threading.Lock()
+
+    def head_only():
+        start = time.monotonic()
+        try:
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            sock.sendall(b"POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: 200000\r\n\r\n")
+            status, data = read_response_head(sock, state["body_timeout"] + 5)
+            sock.close()
+        except OSError:
+            status, data = "connect", b""
+        with lock:
+            heads.append((status, b"\r\nretry-after: " in data.lower(), time.monotonic() - start))
+
+    def head_probes(count=20):
+        time.sleep(2)
+        threads = []
+        for _ in range(count):
+            threads.append(threading.Thread(target=head_only, daemon=True))
+            threads[-1].start()
+            time.sleep(0.25)
+        for thread in threads:
+            thread.join(timeout=state["body_timeout"] + 10)
+
+    probes = threading.Thread(target=head_probes, daemon=True)
+    probes.start()
     result = wrk(server.port, connections, seconds, delay_ms=delay_ms)
+    probes.join(timeout=state["body_timeout"] + 20)
     sampler.stop()
-    missing = lost(server, before, result)
+    missing = lost(server, before, result) - len(heads)   # the head-only requests are the server's answers too
+    refused = [h for h in heads if h[0] == 503]
+    timed_out = [h for h in heads if h[0] == 408]
+    report.check("overload", "head only, body never sent, while overloaded: 503 with Retry-After without the body (≥ 1), "
+                 "else 408 at the body timeout",
+                 refused and len(refused) + len(timed_out) == len(heads) and all(h[1] for h in refused)
+                 and all(h[2] <= state["body_timeout"] + 2 for h in timed_out),
+                 f"{len(refused)} × 503 (all with Retry-After: {all(h[1] for h in refused)}; slowest "
+                 f"{max((h[2] for h in refused), default=0) * 1000:.0f} ms), {len(timed_out)} × 408, "
+                 f"other {[h[0] for h in heads if h[0] not in (503, 408)]}")
     others = {s: n for s, n in result["statuses"].items() if s not in ("200", "503")}
     report.check("overload", f"4 × capacity offered ({4 * R:.0f} req/s over {connections} connections, {seconds} s): only 200 and 503, "
                  "none lost", not others and 0 <= missing <= connections and result["socket_errors"] == result["read"],
@@ -283,20 +323,8 @@ def bombs(server, report, state):
                  f"{sampler.peak:.0f} MiB (bound {bound:.0f})")
 
 
-def disconnect(server, report, state, waves=30):
-    photo = state["photo"]
-    places = state["slots"] + state["queue"]
-    head = (f"POST /v1/faces?features=landmarks,mesh HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\n"
-            f"Content-Length: {len(photo)}\r\n\r\n").encode()
-    # Settle, then a completed request's CPU with these features, for comparison.
-    time.sleep(1)
-    cpu = server.cpu_seconds()
-    for _ in range(places):
-        post_image(server.port, photo, path="/v1/faces?features=landmarks,mesh")
-    full_cpu = (server.cpu_seconds() - cpu) / places
-    rss_before = server.rss_mib()
-
-    cpu = server.cpu_seconds()
+def leave_waves(server, head, photo, places, waves):
+    """`waves` waves of `places` clients that leave mid-request; returns how many left."""
     abandoned = 0
     for wave in range(waves):
         socks = []
@@ -312,6 +340,30 @@ def disconnect(server, report, state, waves=30):
             sock.close()
         abandoned += len(socks)
         time.sleep(0.05)
+    return abandoned
+
+
+def disconnect(server, report, state, waves=30):
+    photo = state["photo"]
+    places = state["slots"] + state["queue"]
+    head = (f"POST /v1/faces?features=landmarks,mesh HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\n"
+            f"Content-Length: {len(photo)}\r\n\r\n").encode()
+    # Settle, then a completed request's CPU with these features, for comparison.
+    time.sleep(1)
+    cpu = server.cpu_seconds()
+    for _ in range(places):
+        post_image(server.port, photo, path="/v1/faces?features=landmarks,mesh")
+    full_cpu = (server.cpu_seconds() - cpu) / places
+    # Warm-up: the first waves grow RSS once, to a plateau (measured 2026-11-23: 63 → 82 MiB over the first
+    # 30 waves, then 85 MiB through 19 more rounds of 30), so "before" is taken after a round of them.
+    leave_waves(server, head, photo, places, waves // 3)
+    time.sleep(1)
+    for _ in range(places):
+        post_image(server.port, photo)
+    rss_before = server.rss_mib()
+
+    cpu = server.cpu_seconds()
+    abandoned = leave_waves(server, head, photo, places, waves)
     # In flight back to 0 once the abandoned work has stopped (the scrape itself is one in flight).
     end, in_flight = time.monotonic() + 30, None
     while time.monotonic() < end:
@@ -533,13 +585,16 @@ def main():
     cores = os.cpu_count()
     with open(PHOTO, "rb") as f:
         photo = f.read()
-    state = {"slots": cores, "queue": 2 * cores, "photo": photo, "body_timeout": 5.0, "deadline": 10.0,
+    state = {"photo": photo, "body_timeout": 5.0, "deadline": 10.0,
              "max_body": 20 * 1024 * 1024, "max_trackers": 16}
     print(f"service-faults: {cores} cores, load average {load_average()} at the start; photo {os.path.basename(PHOTO)} "
           f"{len(photo)} bytes", flush=True)
     report = Report()
     # The library's pixel limit (the service's default is 50 MP), so that the corpus's codes are the library's.
     server = Server(args.binary, ["--max-pixels", "100000000"])
+    state["slots"] = int(server.metric("visage_inference_slots"))
+    state["queue"] = int(server.metric("visage_inference_queue_places"))
+    print(f"limits from /metrics: {state['slots']} inferences, {state['queue']} queue places", flush=True)
     print(f"visage serve on 127.0.0.1:{server.port}, RSS {server.rss_mib():.0f} MiB when ready; log {server.log.name}", flush=True)
     try:
         for phase in phases:
