@@ -22,8 +22,12 @@ import Darwin
 ///
 /// Size and nominal frame rate come from `ffprobe` unless given; a given size is enforced by ffmpeg
 /// (`-vf scale`), and a given rate resamples to a constant rate (`-vf fps`) with times from ffmpeg as
-/// well. ffmpeg applies a file's rotation metadata; the probed size is swapped to match. A file without
-/// a video stream is ``VideoError/noVideoStream(input:)``.
+/// well. ffmpeg applies a file's rotation metadata; the probed size is swapped to match. A stream whose
+/// pixels are not square (a sample aspect ratio other than 1:1, as in CIF/QCIF test sequences, DV and
+/// anamorphic DVD video) is stretched to square pixels (`-vf scale,setsar=1`, the width scaled by the
+/// ratio), since the models and the pose fit take a picture's pixels as square: the carphone test
+/// sequence (128:117) read unstretched turned the fitted eyes' pitch by 7° in opposite directions. A
+/// file without a video stream is ``VideoError/noVideoStream(input:)``.
 ///
 /// ```swift
 /// let file = try FFmpegFrameSource(input: "clip.mp4")
@@ -56,8 +60,10 @@ public final class FFmpegFrameSource: FrameSource {
         let ffmpeg = try ExternalTool("ffmpeg", package: "ffmpeg", path: ffmpegPath)
         var size = width.flatMap { w in height.map { (w, $0) } }
         var rate = frameRate
+        var squarePixels = false
         if size == nil || rate == nil {
             let probed = try Self.probe(input, inputArguments: inputArguments, ffprobe: ExternalTool("ffprobe", package: "ffmpeg", path: ffprobePath))
+            squarePixels = size == nil && probed.stretched
             size = size ?? (probed.width, probed.height)
             rate = rate ?? probed.frameRate
         }
@@ -68,7 +74,7 @@ public final class FFmpegFrameSource: FrameSource {
         let version = FFmpegVersion(ffmpeg)
         var filters: [String] = []
         if frameRate != nil { filters.append("fps=\(rate!)") }
-        if width != nil || height != nil { filters.append("scale=\(outputWidth):\(outputHeight)") }
+        if width != nil || height != nil || squarePixels { filters.append("scale=\(outputWidth):\(outputHeight),setsar=1") }
         filters.append(version.showInfoFilter)
         let arguments = ["-hide_banner", "-nostats", "-loglevel", "info", "-nostdin"] + inputArguments + [
             "-i", input, "-map", "0:v:0", "-an", "-sn", "-dn", "-vf", filters.joined(separator: ","),
@@ -147,7 +153,10 @@ public final class FFmpegFrameSource: FrameSource {
     }
 
     /// The first video stream's display size and average frame rate, from ffprobe's JSON.
-    static func probe(_ input: String, inputArguments: [String], ffprobe: ExternalTool) throws(VideoError) -> (width: Int, height: Int, frameRate: Double) {
+    /// The displayed size (square pixels: `stretched` when that differs from the stored size), and the rate.
+    static func probe(
+        _ input: String, inputArguments: [String], ffprobe: ExternalTool
+    ) throws(VideoError) -> (width: Int, height: Int, frameRate: Double, stretched: Bool) {
         struct Report: Decodable {
             struct Stream: Decodable {
                 struct SideData: Decodable { var rotation: Double? }
@@ -155,6 +164,7 @@ public final class FFmpegFrameSource: FrameSource {
                 var height: Int?
                 var r_frame_rate: String?
                 var avg_frame_rate: String?
+                var sample_aspect_ratio: String?
                 var side_data_list: [SideData]?
                 var tags: [String: String]?
             }
@@ -163,7 +173,7 @@ public final class FFmpegFrameSource: FrameSource {
         let data = try ffprobe.run(
             ["-v", "error"] + inputArguments + [
                 "-select_streams", "v:0", "-show_entries",
-                "stream=width,height,r_frame_rate,avg_frame_rate:stream_tags=rotate:stream_side_data=rotation", "-of", "json", input,
+                "stream=width,height,sample_aspect_ratio,r_frame_rate,avg_frame_rate:stream_tags=rotate:stream_side_data=rotation", "-of", "json", input,
             ])
         guard let report = try? JSONDecoder().decode(Report.self, from: data) else {
             throw .toolFailed(tool: "ffprobe", reason: "its report on '\(input)' is not the JSON it writes")
@@ -181,6 +191,15 @@ public final class FFmpegFrameSource: FrameSource {
         guard rate > 0 else { throw .toolFailed(tool: "ffprobe", reason: "'\(input)' reports no frame rate; pass one") }
         let rotation = stream.side_data_list?.compactMap(\.rotation).first ?? stream.tags?["rotate"].flatMap(Double.init) ?? 0
         let quarterTurns = Int((rotation / 90).rounded()) & 3
-        return quarterTurns % 2 == 1 ? (height, width, rate) : (width, height, rate)
+        // "0:1" or "N/A" means unknown: square. The stored width is stretched by the ratio (even sizes kept
+        // even for the chroma planes' sake), within sane bounds.
+        let parts = (stream.sample_aspect_ratio ?? "").split(separator: ":").compactMap { Double($0) }
+        let ratio = parts.count == 2 && parts[0] > 0 && parts[1] > 0 ? parts[0] / parts[1] : 1
+        var displayWidth = width
+        if ratio != 1, (0.25...4).contains(ratio) {
+            displayWidth = Int((Double(width) * ratio / 2).rounded()) * 2
+        }
+        let stretched = displayWidth != width
+        return quarterTurns % 2 == 1 ? (height, displayWidth, rate, stretched) : (displayWidth, height, rate, stretched)
     }
 }

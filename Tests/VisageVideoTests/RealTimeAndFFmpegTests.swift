@@ -92,6 +92,34 @@ struct FFmpegFrameSourceTests {
         #expect(decoded.frames.count == 4 && worst <= 3)
     }
 
+    /// A stream with non-square pixels (sample aspect 2:1) comes out stretched to square ones, twice as
+    /// wide: each pair of output columns reads about what one stored column holds.
+    @Test(.enabled(if: installed)) func nonSquarePixelsAreStretched() throws {
+        // A smooth ramp across (luma 16 + 12x, grey chroma), so interpolation stays close to the columns.
+        var data = Data("YUV4MPEG2 W16 H8 F25:1 A2:1 C444\n".utf8)
+        for _ in 0..<2 {
+            data += Data("FRAME\n".utf8)
+            data += Data((0..<8).flatMap { _ in (0..<16).map { UInt8(16 + 12 * $0) } }) + Data(repeating: 128, count: 2 * 16 * 8)
+        }
+        let url = try StreamMaking.file(data, extension: "y4m")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let native = StreamMaking.drain(try Y4MFrameSource(path: url.path))
+        let source = try FFmpegFrameSource(input: url.path)
+        #expect(source.width == 32 && source.height == 8)
+        let decoded = StreamMaking.drain(source)
+        #expect(decoded.error == nil && decoded.frames.count == 2 && decoded.frames.allSatisfy { $0.image.width == 32 && $0.image.height == 8 })
+        var worst = 0
+        for (a, b) in zip(decoded.frames, native.frames) {
+            for y in 0..<8 {
+                for x in 1..<15 {
+                    let stretched = zip(a.image.pixel(x: 2 * x, y: y), a.image.pixel(x: 2 * x + 1, y: y)).map { (Int($0) + Int($1)) / 2 }
+                    for (s, n) in zip(stretched, b.image.pixel(x: x, y: y)) { worst = max(worst, abs(s - Int(n))) }
+                }
+            }
+        }
+        #expect(worst <= 4, "worst \(worst)")
+    }
+
     @Test(.enabled(if: installed)) func givenSizeIsEnforcedAndBadInputFails() throws {
         let url = try StreamMaking.file(
             StreamMaking.y4m(header: "W16 H8 F25:1 C444", width: 16, height: 8, chroma: (16, 8), frames: 2), extension: "y4m")
