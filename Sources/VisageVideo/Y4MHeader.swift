@@ -1,8 +1,8 @@
 /// The stream header of a YUV4MPEG2 (`.y4m`) file: `YUV4MPEG2 W640 H480 F30000:1001 Ip A1:1 C420jpeg`.
 ///
 /// Parameters are single-letter tagged and space separated (the format of mjpegtools' `yuv4mpeg.h`):
-/// `W` width and `H` height (required), `F` frame rate as a ratio (required), `I` interlacing and `A`
-/// pixel aspect (read and ignored), `C` chroma layout (`420jpeg` when absent) and `X` comments, of which
+/// `W` width and `H` height (required), `F` frame rate as a ratio (required), `I` interlacing (ignored),
+/// `A` pixel aspect (``pixelAspect``), `C` chroma layout (`420jpeg` when absent) and `X` comments, of which
 /// ffmpeg's `XCOLORRANGE=FULL` selects full-range YUV.
 public struct Y4MHeader: Sendable, Hashable {
     /// How the chroma planes are subsampled; the 4:2:0 sitings (jpeg, paldv, mpeg2) differ by under a
@@ -29,6 +29,9 @@ public struct Y4MHeader: Sendable, Hashable {
     public var chroma: Chroma
     /// Full-range YUV (0…255) rather than video range (16…235); set by `XCOLORRANGE=FULL`.
     public var fullRange: Bool
+    /// A pixel's width over its height (`A`; 1 when absent or unknown, `A0:0`): ffmpeg writes the
+    /// source's sample aspect ratio here, 128:117 for the CIF/QCIF test sequences.
+    public var pixelAspect = 1.0
 
     /// The longest header line accepted, in bytes.
     static let maximumLineLength = 1024
@@ -46,6 +49,7 @@ public struct Y4MHeader: Sendable, Hashable {
         var width: Int?, height: Int?, frameRate: Double?
         var chroma = Chroma.yuv420jpeg
         var fullRange = false
+        var pixelAspect = 1.0
         for token in tokens.dropFirst() {
             let value = token.dropFirst()
             switch token.first {
@@ -64,7 +68,13 @@ public struct Y4MHeader: Sendable, Hashable {
                 chroma = layout
             case "X":
                 if value == "COLORRANGE=FULL" { fullRange = true }
-            case "I", "A":
+            case "A":
+                let parts = value.split(separator: ":").compactMap { Int($0) }
+                guard parts.count == 2, parts[0] >= 0, parts[1] >= 0 else {
+                    throw .corrupt(format: Self.format, reason: "pixel aspect 'A\(value.prefix(32))' is not a ratio of two integers")
+                }
+                pixelAspect = parts[0] > 0 && parts[1] > 0 ? Double(parts[0]) / Double(parts[1]) : 1
+            case "I":
                 continue
             default:
                 throw .corrupt(format: Self.format, reason: "unknown header parameter '\(token.prefix(32))'")
@@ -76,6 +86,7 @@ public struct Y4MHeader: Sendable, Hashable {
         guard let frameRate else { throw .corrupt(format: Self.format, reason: "the header has no frame rate (F)") }
         try FrameLimits.validate(width: width, height: height, frameRate: frameRate)
         (self.width, self.height, self.frameRate, self.chroma, self.fullRange) = (width, height, frameRate, chroma, fullRange)
+        self.pixelAspect = pixelAspect
     }
 
     /// Bytes of one frame's planes (Y, then U and V, then alpha for `444alpha`).

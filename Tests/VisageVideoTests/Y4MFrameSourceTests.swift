@@ -127,4 +127,33 @@ struct Y4MFrameSourceTests {
         }
         #expect(throws: VideoError.self) { try Y4MFrameSource(path: "/nonexistent/clip.y4m") }
     }
+
+    /// The `A` pixel aspect: 2:1 pixels come out twice as wide (square), each pair of columns reading
+    /// what one stored column holds; unknown (`A0:0`) and square ones are kept as stored.
+    @Test func nonSquarePixelsAreStretched() throws {
+        func frames(_ aspect: String) throws -> [VideoFrame] {
+            var data = Data("YUV4MPEG2 W16 H8 F25:1 \(aspect) C444\n".utf8)
+            for _ in 0..<2 {
+                data += Data("FRAME\n".utf8)
+                data += Data((0..<8).flatMap { _ in (0..<16).map { UInt8(16 + 12 * $0) } }) + Data(repeating: 128, count: 2 * 16 * 8)
+            }
+            let url = try StreamMaking.file(data, extension: "y4m")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let drained = StreamMaking.drain(try Y4MFrameSource(path: url.path))
+            #expect(drained.error == nil)
+            return drained.frames
+        }
+        let square = try frames("A1:1"), unknown = try frames("A0:0"), wide = try frames("A2:1")
+        #expect(square.allSatisfy { $0.image.width == 16 } && unknown.allSatisfy { $0.image.width == 16 })
+        #expect(wide.count == 2 && wide.allSatisfy { $0.image.width == 32 && $0.image.height == 8 })
+        var worst = 0
+        for y in 0..<8 {
+            for x in 1..<15 {
+                let pair = zip(wide[0].image.pixel(x: 2 * x, y: y), wide[0].image.pixel(x: 2 * x + 1, y: y)).map { (Int($0) + Int($1)) / 2 }
+                for (a, b) in zip(pair, square[0].image.pixel(x: x, y: y)) { worst = max(worst, abs(a - Int(b))) }
+            }
+        }
+        #expect(worst <= 2, "worst \(worst)")
+        #expect(throws: VideoError.self) { try Y4MHeader(line: Array("YUV4MPEG2 W4 H4 F25:1 Ax".utf8)) }
+    }
 }
