@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
@@ -10,7 +11,7 @@ import Visage
 ///
 /// ```swift
 /// let app = try buildApplication(configuration)   // VisageAnalyzer by default
-/// try await app.runService()                       // SIGTERM/SIGINT drain and exit
+/// try await withServiceExecutor { try await app.runService() }   // SIGTERM/SIGINT drain and exit
 /// ```
 public func buildApplication(
     _ configuration: ServiceConfiguration, analyzer: any FaceAnalyzing = VisageAnalyzer(),
@@ -52,14 +53,20 @@ public func buildApplication(
     tracking.add(to: webSocketRouter, apiKey: configuration.apiKey.flatMap { $0.isEmpty ? nil : $0 })
     tracking.addRefusals(to: router)
 
+    // HTTP/1 with the WebSocket upgrade, as `.http1WebSocketUpgrade` builds it, with each connection
+    // run on the service's own executor (ServiceExecutor).
+    let webSocketResponder = webSocketRouter.buildResponder()
+    let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+        // The watch sees a client go without touching the request stream: keep-alive survives.
+        http1: .init(additionalChannelHandlers: [ConnectionWatchHandler()], idleTimeout: .seconds(60)),
+        ws: .init(maxFrameSize: configuration.maxWebSocketMessageBytes))
+    let server = HTTPServerBuilder { responder in
+        ServiceExecutorChannel(
+            base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration))
+    }
     var app = Application(
         router: router,
-        server: .http1WebSocketUpgrade(
-            webSocketRouter: webSocketRouter,
-            configuration: .init(
-                // The watch sees a client go without touching the request stream: keep-alive survives.
-                http1: .init(additionalChannelHandlers: [ConnectionWatchHandler()], idleTimeout: .seconds(60)),
-                ws: .init(maxFrameSize: configuration.maxWebSocketMessageBytes))),
+        server: server,
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "visage",
             availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),

@@ -91,6 +91,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let app = try buildApplication(serviceConfiguration)
-        try await app.runService()
+        try await withServiceExecutor { try await app.runService() }
     }
 }

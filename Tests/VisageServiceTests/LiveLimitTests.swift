@@ -255,6 +255,36 @@ import VisageService
 }
 
 extension LiveLimitTests {
+    /// With every thread of Swift's cooperative pool blocked by synchronous work (as a program embedding
+    /// the service, or model-heavy suites beside this one, may do), requests are still answered: the
+    /// service and this test run on the service's own executor. Proved by order, not by time: the answers
+    /// arrive while every blocker is still asleep.
+    @Test func answersWhileTheCooperativePoolIsBlocked() async throws {
+        let app = try buildApplication(T.configuration(), analyzer: FakeAnalyzer())
+        try await T.live(app) { client in
+            try await T.waitUntilReady(client)
+            let port = try #require(client.port)
+            let blockers = ProcessInfo.processInfo.activeProcessorCount
+            let asleep = Counter(), awake = Counter()
+            for _ in 0..<blockers {
+                Task.detached {
+                    asleep.add()
+                    blockThisThread(seconds: 8)
+                    awake.add()
+                }
+            }
+            try await T.eventually("the blockers take every pool thread") { asleep.value == blockers }
+            let request = "POST /v1/faces?name=NAME HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1"
+            let connection = try RawConnection(port: port)  // accepted while the pool is blocked
+            for name in ["a.png", "b.png"] {
+                connection.send(request.replacingOccurrences(of: "NAME", with: name))
+                let answer = await connection.response()
+                #expect(answer.hasPrefix("HTTP/1.1 200") && answer.contains("\"image\":\"\(name)\""), "\(answer.prefix(200))")
+            }
+            #expect(awake.value == 0, "answered while every pool thread was blocked")
+        }
+    }
+
     /// The limit every live test runs under holds even for work that ignores cancellation: the test fails
     /// with the wait's name at the limit instead of hanging the run.
     @Test func aWaitThatNeverEndsFailsAtItsLimit() async throws {
@@ -304,3 +334,14 @@ final class TextMessages: @unchecked Sendable {
     func append(_ text: String) { lock.withLock { messages.append(text) } }
     var all: [String] { lock.withLock { messages } }
 }
+
+/// A count shared between threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+/// Synchronous work standing in for a model run: blocks the calling thread.
+func blockThisThread(seconds: Double) { Thread.sleep(forTimeInterval: seconds) }

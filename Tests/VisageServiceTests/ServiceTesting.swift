@@ -44,13 +44,16 @@ enum ServiceTesting {
         }
     }
 
-    /// A test on a live server (`app.test(.live)` or `.ahc`), server start and drain included, bounded by `limit`.
+    /// A test on a live server (`app.test(.live)` or `.ahc`), server start and drain included, bounded by `limit`,
+    /// run on the service's executor.
     static func live<R: Sendable>(
         _ app: some ApplicationProtocol, _ setup: TestingSetup = .live, limit: Duration = .seconds(90),
         _ test: @escaping @Sendable (any TestClientProtocol) async throws -> R
     ) async throws -> R {
+        // On the service's own threads, as `visage serve` runs: the model-heavy suites running beside
+        // this one fill the cooperative pool with synchronous work.
         try await within(limit, "the live test (server, client and drain)") {
-            try await app.test(setup, test)
+            try await withServiceExecutor { try await app.test(setup, test) }
         }
     }
 

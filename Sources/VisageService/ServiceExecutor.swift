@@ -1,0 +1,89 @@
+import Foundation
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// Threads of the service's own for its async work (reading requests, routing, encoding and writing
+/// answers), preferred over Swift's cooperative pool for everything a connection does.
+///
+/// The cooperative pool has one thread per core, and whoever shares the process may fill it with
+/// synchronous work: a program embedding the service, or a test run where model-heavy suites run beside
+/// the service's. The service then answered nothing, not even the 503s that shed load, for seconds at a
+/// time. Inference already runs on threads of its own (``Admission``); with this executor a connection's
+/// tasks never wait for the cooperative pool either.
+@available(macOS 15, *)
+final class ServiceExecutor: TaskExecutor, @unchecked Sendable {
+    /// One per process, started on first use, as NIO's event loops are.
+    static let shared = ServiceExecutor(threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var head = 0
+
+    init(threads: Int) {
+        for index in 0..<threads {
+            let thread = Thread { self.work() }
+            thread.name = "visage service \(index)"
+            thread.start()
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while head == jobs.count { condition.wait() }
+            let job = jobs[head]
+            head += 1
+            // Drop what was run once the queue is empty or mostly run: appends stay amortised O(1).
+            if head == jobs.count || head > 1024 && head * 2 > jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
+
+/// Runs `body` with the service's own threads (``ServiceExecutor``) preferred for its tasks and every
+/// task they start: `visage serve` runs the whole application so, accept loop included, and the tests
+/// run their live servers so, beside suites that fill the cooperative pool with model runs.
+///
+/// ```swift
+/// try await withServiceExecutor { try await app.runService() }
+/// ```
+public func withServiceExecutor<R>(_ body: () async throws -> R) async rethrows -> R {
+    if #available(macOS 15, *) {
+        try await withTaskExecutorPreference(ServiceExecutor.shared, operation: body)
+    } else {
+        try await body()
+    }
+}
+
+/// A server child channel whose connections run on the ``ServiceExecutor``: `handle` is where
+/// Hummingbird runs each connection (request after request, and the WebSocket after an upgrade), and
+/// every task it starts inherits the preference. So even an application run without
+/// ``withServiceExecutor(_:)`` answers on its own threads once a connection is accepted.
+struct ServiceExecutorChannel<Base: ServerChildChannel>: ServerChildChannel {
+    let base: Base
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Base.Value> {
+        base.setup(channel: channel, logger: logger)
+    }
+
+    func handle(value: Base.Value, logger: Logger) async {
+        if #available(macOS 15, *) {
+            await withTaskExecutorPreference(ServiceExecutor.shared) { await base.handle(value: value, logger: logger) }
+        } else {
+            await base.handle(value: value, logger: logger)
+        }
+    }
+}
