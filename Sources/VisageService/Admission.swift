@@ -110,13 +110,24 @@ public final class Admission: @unchecked Sendable {
         guard let id else { return }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let cancelled = lock.withLock { () -> Bool in
-                    if Task.isCancelled { return true }
+                // Checked again under this lock: every slot may have been freed since the check above (the
+                // thread preempted between the two), and a waiter that joins an empty queue then would wait
+                // with slots free, and every later caller behind it, until their deadlines (finding 16).
+                let outcome = lock.withLock { () -> Result<Bool, CancellationError> in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if running < slots, waiters.isEmpty {
+                        running += 1
+                        return .success(true)
+                    }
                     waiters.append((id, continuation))
                     onQueueDepth(waiters.count)
-                    return false
+                    return .success(false)
                 }
-                if cancelled { continuation.resume(throwing: CancellationError()) }
+                switch outcome {
+                case .failure(let error): continuation.resume(throwing: error)
+                case .success(true): continuation.resume()
+                case .success(false): break
+                }
             }
         } onCancel: {
             let waiter = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
