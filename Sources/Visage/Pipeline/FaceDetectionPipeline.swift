@@ -45,10 +45,9 @@ package enum FaceDetectionPipeline {
     /// `.fast` runs the short-range model once on the letterboxed picture, as MediaPipe's FaceDetector.
     /// `.accurate` runs the full-range model on the letterbox and on overlapping tiles fine enough for
     /// faces `minFaceSize` × the picture's width wide (see ``TilePlan``), and the short-range model on
-    /// the letterbox, so it finds every face fast mode finds; everything is merged with weighted NMS.
-    /// A tile's detections that touch one of its inner edges are dropped first: that face is cut, and
-    /// lies whole in a neighbouring tile or is large enough for a coarser level. The passes run side by
-    /// side on the cores (``IndependentWork``), so the result is the serial one, sooner.
+    /// the letterbox, so it finds every face fast mode finds, and on a pyramid of finer windows
+    /// (``ShortRangePyramid``); faces only tiles or pyramid windows found must be confirmed by the other
+    /// model (``CrossCheck``), and everything is merged with weighted NMS (``accurateDetections(in:orientation:width:height:minFaceSize:)``).
     ///
     /// With `rotations`, the letterbox passes also run on the picture turned by 90°, 180° and 270°
     /// (``QuarterTurn``), mapped back to the upright picture. A face found in several views is kept from
@@ -71,22 +70,8 @@ package enum FaceDetectionPipeline {
                 in: image, orientation: orientation, window: .letterbox(width: upright.width, height: upright.height),
                 stageEnded: stageEnded)
         case .accurate:
-            let runner = try DetectorRunner.shared(.fullRange), shortRange = try DetectorRunner.shared(.shortRange)
-            stageEnded("detector lookup")
-            let windows = TilePlan(imageWidth: upright.width, imageHeight: upright.height, minFaceSize: minFaceSize).windows
-            // The full-range model on every window, then the short-range model on the letterbox: independent
-            // passes, run side by side and merged in this order.
-            let passes = try IndependentWork.map(windows.count + 1) { index throws(FaceDetectionError) in
-                index < windows.count
-                    ? try runner.detect(in: image, orientation: orientation, window: windows[index])
-                    : try shortRange.detect(in: image, orientation: orientation, window: windows[0])
-            }
-            var all: [Detection] = []
-            for (window, found) in zip(windows, passes) {
-                all += window == windows[0] ? found : found.filter { !window.cuts($0) }
-            }
-            all += passes[windows.count]
-            detections = weightedNonMaxSuppression(all, threshold: DetectorVariant.suppressionThreshold)
+            detections = try accurateDetections(
+                in: image, orientation: orientation, width: upright.width, height: upright.height, minFaceSize: minFaceSize)
             stageEnded("detector passes")
         }
         if rotations {
@@ -119,5 +104,47 @@ package enum FaceDetectionPipeline {
         }
         stageEnded("keypoint angles")
         return faces
+    }
+
+    /// Accurate mode's passes: the full-range model on the letterbox and the ``TilePlan`` tiles, the
+    /// short-range model on the letterbox and the ``ShortRangePyramid``'s windows. The letterboxes'
+    /// faces are kept as they are (so every face fast mode finds is kept). A face found only in tiles or
+    /// pyramid windows (a tile's faces that touch one of its inner edges are dropped first: that face is
+    /// cut, and lies whole in a neighbouring window or a coarser level) is kept when the other model
+    /// agrees (``CrossCheck``). Everything kept is merged by weighted NMS across the scales. Passes that
+    /// share nothing run side by side on the cores (``IndependentWork``), so the result is the serial one.
+    static func accurateDetections(
+        in image: Image, orientation: ImageOrientation, width: Int, height: Int, minFaceSize: Double
+    ) throws(FaceDetectionError) -> [Detection] {
+        let fullRange = try DetectorRunner.shared(.fullRange), shortRange = try DetectorRunner.shared(.shortRange)
+        let tiles = TilePlan(imageWidth: width, imageHeight: height, minFaceSize: minFaceSize).windows
+        let pyramid = ShortRangePyramid(imageWidth: width, imageHeight: height, minFaceSize: minFaceSize).windows
+        // tiles[0] is the letterbox.
+        let jobs = tiles.map { (runner: fullRange, window: $0) } + ([tiles[0]] + pyramid).map { (runner: shortRange, window: $0) }
+        let passes = try IndependentWork.map(jobs.count) { index throws(FaceDetectionError) in
+            try jobs[index].runner.detect(in: image, orientation: orientation, window: jobs[index].window)
+        }
+        let primary = passes[0] + passes[tiles.count]
+        func candidates(_ range: Range<Int>) -> [Detection] {
+            let whole = range.flatMap { index in passes[index].filter { !jobs[index].window.cuts($0) } }
+            return weightedNonMaxSuppression(whole, threshold: DetectorVariant.suppressionThreshold)
+        }
+        let fullCandidates = candidates(1 ..< tiles.count), shortCandidates = candidates(tiles.count + 1 ..< jobs.count)
+        var kept = primary
+        var unconfirmed: [(candidate: Detection, verifier: DetectorRunner)] = []
+        for (found, others, verifier) in [(fullCandidates, shortCandidates, shortRange), (shortCandidates, fullCandidates, fullRange)] {
+            for (candidate, agrees) in zip(found, CrossCheck.agreeing(found, with: primary + others)) {
+                if agrees { kept.append(candidate) } else { unconfirmed.append((candidate, verifier)) }
+            }
+        }
+        let confirmations = try IndependentWork.map(unconfirmed.count) { index throws(FaceDetectionError) in
+            let (candidate, verifier) = unconfirmed[index]
+            let window = CrossCheck.verificationWindow(for: candidate, imageWidth: width, imageHeight: height)
+            return CrossCheck.confirmation(of: candidate, in: try verifier.detect(in: image, orientation: orientation, window: window))
+        }
+        for (check, confirmation) in zip(unconfirmed, confirmations) {
+            if let confirmation { kept += [check.candidate, confirmation] }
+        }
+        return weightedNonMaxSuppression(kept, threshold: DetectorVariant.suppressionThreshold)
     }
 }

@@ -1,0 +1,43 @@
+/// Accurate mode's rule for faces that only a tile or a pyramid window found: the other detector must
+/// see them too.
+///
+/// Windows smaller than the picture show each detector a scene at scales and crops it rarely met in
+/// training, and each model has its own false faces there: on the evaluation's faceless photos the
+/// short-range model read coins as faces in up to four pyramid levels at once, scoring up to 0.85, and the
+/// full-range model read parts of faces, and hair, as faces, scoring up to 0.83 (`Scripts/evaluate.py`).
+/// A score threshold cannot tell those from real small faces, which score the same; but the two models
+/// were trained apart and rarely share a false face, while a real face is seen by both when it fills a
+/// fair share of their input. So a face found only in tiles or pyramid windows is kept when the other
+/// model finds it too, either in its own windows or in one run on a window centred on the face and
+/// ``verificationWindowRatio`` times its size, where the face fills the share both models were
+/// trained on.
+package enum CrossCheck {
+    /// The verifying window's side over the candidate face's larger side.
+    package static let verificationWindowRatio = 3.0
+    /// IoU above which two detections are the same face (the graphs' NMS threshold).
+    package static let sameFace = DetectorVariant.suppressionThreshold
+
+    /// The candidates (each already merged within its own model) that are kept without another run,
+    /// because a detection of the other model overlaps them.
+    package static func agreeing(_ candidates: [Detection], with others: [Detection]) -> [Bool] {
+        candidates.map { candidate in others.contains { $0.intersectionOverUnion(candidate) > sameFace } }
+    }
+
+    /// The window the other model verifies `candidate` (normalized to the upright picture) in: a square
+    /// centred on it, ``verificationWindowRatio`` times its larger side, in upright pixels.
+    package static func verificationWindow(for candidate: Detection, imageWidth: Int, imageHeight: Int) -> DetectionWindow {
+        let (width, height) = (Double(imageWidth), Double(imageHeight))
+        let faceSide = max(Double(candidate.width) * width, Double(candidate.height) * height)
+        let side = max(faceSide * verificationWindowRatio, 1)
+        let centreX = (Double(candidate.xMin) + Double(candidate.width) / 2) * width
+        let centreY = (Double(candidate.yMin) + Double(candidate.height) / 2) * height
+        return DetectionWindow(
+            originX: centreX - side / 2, originY: centreY - side / 2, side: side, imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
+    /// The verifier's detection of `candidate` among `found` (its detections in the verification window):
+    /// the best-scoring one that overlaps it, or nil.
+    package static func confirmation(of candidate: Detection, in found: [Detection]) -> Detection? {
+        found.filter { $0.intersectionOverUnion(candidate) > sameFace }.max { $0.score < $1.score }
+    }
+}

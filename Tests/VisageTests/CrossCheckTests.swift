@@ -1,0 +1,33 @@
+import Testing
+import Visage
+
+@Suite struct CrossCheckTests {
+    static func detection(_ x: Float, _ y: Float, _ width: Float, _ height: Float, score: Float = 0.8) -> Detection {
+        Detection(xMin: x, yMin: y, width: width, height: height, keypoints: [], score: score)
+    }
+
+    /// The verifying window is a square centred on the face, three times its larger side in pixels.
+    @Test func verificationWindowIsCentredAndThreeTimesTheFace() {
+        // 100 × 100 pixels at (400, 150) in a 1000 × 500 picture.
+        let candidate = Self.detection(0.4, 0.3, 0.1, 0.2)
+        let window = CrossCheck.verificationWindow(for: candidate, imageWidth: 1000, imageHeight: 500)
+        #expect(abs(window.side - 300) < 1e-3)
+        #expect(abs(window.originX - 300) < 1e-3 && abs(window.originY - 50) < 1e-3)
+        // Near the border the window reaches outside the picture (the warp fills it with black) rather
+        // than moving, so the face stays in its middle.
+        let corner = CrossCheck.verificationWindow(for: Self.detection(0, 0, 0.05, 0.1), imageWidth: 1000, imageHeight: 500)
+        #expect(corner.originX < 0 && corner.originY < 0)
+    }
+
+    /// Agreement and confirmation use the graphs' NMS overlap (IoU above 0.3).
+    @Test func sameFaceIsAnOverlapAboveTheSuppressionThreshold() {
+        let candidate = Self.detection(0.2, 0.2, 0.2, 0.2)
+        let shifted = Self.detection(0.25, 0.2, 0.2, 0.2, score: 0.6)  // IoU 0.6
+        let stronger = Self.detection(0.21, 0.21, 0.2, 0.2, score: 0.9)
+        let beside = Self.detection(0.4, 0.2, 0.2, 0.2, score: 0.95)  // IoU 0, and 1/7 with `shifted`
+        #expect(CrossCheck.agreeing([candidate], with: [beside]) == [false])
+        #expect(CrossCheck.agreeing([candidate, beside], with: [shifted]) == [true, false])
+        #expect(CrossCheck.confirmation(of: candidate, in: [beside]) == nil)
+        #expect(CrossCheck.confirmation(of: candidate, in: [shifted, beside, stronger]) == stronger)
+    }
+}
