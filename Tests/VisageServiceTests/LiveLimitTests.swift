@@ -257,11 +257,11 @@ import VisageService
 extension LiveLimitTests {
     /// With every thread of Swift's cooperative pool blocked by synchronous work (as a program embedding
     /// the service, or model-heavy suites beside this one, may do), requests are still answered: the
-    /// service and this test run on the service's own executor. Proved by order, not by time: the answers
-    /// arrive while every blocker is still asleep.
+    /// service and, here, this test run on the service's own executor. Proved by order, not by time: the
+    /// answers arrive while every blocker is still asleep.
     @Test func answersWhileTheCooperativePoolIsBlocked() async throws {
         let app = try buildApplication(T.configuration(), analyzer: FakeAnalyzer())
-        try await T.live(app) { client in
+        try await T.live(app, testOnServiceExecutor: true) { client in
             try await T.waitUntilReady(client)
             let port = try #require(client.port)
             let blockers = ProcessInfo.processInfo.activeProcessorCount

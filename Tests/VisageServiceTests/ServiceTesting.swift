@@ -44,16 +44,31 @@ enum ServiceTesting {
         }
     }
 
-    /// A test on a live server (`app.test(.live)` or `.ahc`), server start and drain included, bounded by `limit`,
-    /// run on the service's executor.
+    /// A test on a live server (`app.test(.live)` or `.ahc`), server start and drain included, bounded by
+    /// `limit`. The server runs on the service's executor, as `visage serve` does, so the model-heavy
+    /// suites running beside this one cannot starve it; the test's own code runs on the cooperative pool
+    /// (unless `testOnServiceExecutor`), so its synchronous work (reading the OpenAPI document, decoding
+    /// answers) cannot hold up the servers of the other tests either.
     static func live<R: Sendable>(
         _ app: some ApplicationProtocol, _ setup: TestingSetup = .live, limit: Duration = .seconds(90),
-        _ test: @escaping @Sendable (any TestClientProtocol) async throws -> R
+        testOnServiceExecutor: Bool = false, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> R
     ) async throws -> R {
-        // On the service's own threads, as `visage serve` runs: the model-heavy suites running beside
-        // this one fill the cooperative pool with synchronous work.
         try await within(limit, "the live test (server, client and drain)") {
-            try await withServiceExecutor { try await app.test(setup, test) }
+            try await withServiceExecutor {
+                try await app.test(setup) { client in
+                    if testOnServiceExecutor { return try await test(client) }
+                    return try await onCooperativePool { try await test(client) }
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on Swift's cooperative pool, whatever executor the caller prefers.
+    static func onCooperativePool<R>(_ body: () async throws -> R) async rethrows -> R {
+        if #available(macOS 15, *) {
+            try await withTaskExecutorPreference(globalConcurrentExecutor, operation: body)
+        } else {
+            try await body()
         }
     }
 
