@@ -21,6 +21,8 @@ public final class Admission: @unchecked Sendable {
     /// Told the number of requests waiting for a slot each time it changes, under the lock, so the
     /// `visage_inference_queue_depth` gauge follows the queue in order.
     private let onQueueDepth: @Sendable (Int) -> Void
+    /// One thread per slot at most, kept between requests.
+    private let threads: WorkerThreads
 
     public init(slots: Int, queueLength: Int, retryAfterSeconds: Int, onQueueDepth: @escaping @Sendable (Int) -> Void = { _ in }) {
         precondition(slots >= 1 && queueLength >= 0)
@@ -28,6 +30,7 @@ public final class Admission: @unchecked Sendable {
         self.queueLength = queueLength
         self.retryAfterSeconds = retryAfterSeconds
         self.onQueueDepth = onQueueDepth
+        self.threads = WorkerThreads(limit: slots, name: "visage inference", stackSize: 16 << 20)
     }
 
     /// Requests admitted and not yet answered, and inferences running now.
@@ -76,9 +79,9 @@ public final class Admission: @unchecked Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 box.set(continuation)
-                // A thread of its own: Dispatch's shared pool is sized to the cores and would queue a
+                // Threads of its own: Dispatch's shared pool is sized to the cores and would queue a
                 // slot's work behind unrelated blocking work; the slots already bound how many run.
-                let thread = Thread {
+                self.threads.run {
                     var checkpoint = Checkpoint(flag: flag, deadline: deadline)
                     let result = Result { () throws -> (value: T, timings: [StageTiming]) in
                         try checkpoint.check()
@@ -88,9 +91,6 @@ public final class Admission: @unchecked Sendable {
                     self.releaseSlot()
                     box.resume(with: result)
                 }
-                thread.name = "visage inference"
-                thread.stackSize = 16 << 20
-                thread.start()
             }
         } onCancel: {
             flag.cancel()
@@ -224,5 +224,62 @@ final class ResumeOnce<T: Sendable>: @unchecked Sendable {
             return continuation
         }
         continuation?.resume(with: result)
+    }
+}
+
+/// Threads that run inference work, kept between jobs: starting a thread (and mapping its 16 MiB stack)
+/// for every request cost the service time on each answer. At most `limit` threads; each leaves after
+/// `idleTimeout` without work, so an idle service holds none.
+final class WorkerThreads: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    private var idle = 0
+    private var count = 0
+    let limit: Int
+    let name: String
+    let stackSize: Int
+    let idleTimeout: TimeInterval
+
+    init(limit: Int, name: String, stackSize: Int, idleTimeout: TimeInterval = 30) {
+        (self.limit, self.name, self.stackSize, self.idleTimeout) = (limit, name, stackSize, idleTimeout)
+    }
+
+    /// Runs `job` on an idle thread, a new one while under the limit, or else the next one free.
+    func run(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        // More jobs waiting than idle threads to take them: start another thread if allowed.
+        let start = jobs.count - head > idle && count < limit
+        if start { count += 1 } else { condition.signal() }
+        condition.unlock()
+        guard start else { return }
+        let thread = Thread { self.work() }
+        thread.name = name
+        thread.stackSize = stackSize
+        thread.start()
+    }
+
+    private func work() {
+        condition.lock()
+        while true {
+            if head < jobs.count {
+                let job = jobs[head]
+                head += 1
+                if head == jobs.count { (jobs, head) = ([], 0) }
+                condition.unlock()
+                job()
+                condition.lock()
+                continue
+            }
+            idle += 1
+            let woken = condition.wait(until: Date(timeIntervalSinceNow: idleTimeout))
+            idle -= 1
+            if !woken, head == jobs.count {
+                count -= 1
+                condition.unlock()
+                return
+            }
+        }
     }
 }

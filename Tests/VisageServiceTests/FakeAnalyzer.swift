@@ -15,6 +15,8 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
     private var running = 0
     private(set) var peakRunning = 0
     private(set) var started = 0
+    /// The threads calls ran on, each numbered on its first call.
+    private var threadsSeen = 0
     private(set) var stopped = 0
     private(set) var completed = 0
 
@@ -24,6 +26,9 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
 
     /// Calls begun (`started`), at most at once (`peak`), stopped at a checkpoint, and finished.
     var counts: (started: Int, peak: Int, stopped: Int, completed: Int) { lock.withLock { (started, peakRunning, stopped, completed) } }
+
+    /// How many different threads the calls ran on.
+    var threads: Int { lock.withLock { threadsSeen } }
 
     func warmUp() throws {
         warmUpGate?.wait()
@@ -36,7 +41,12 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
 
     /// Runs the fake stages; a stage sleeps in small steps so a stop is noticed at the next checkpoint.
     private func work(_ checkpoint: inout Checkpoint) throws {
+        let thread = Thread.current.threadDictionary
         lock.withLock {
+            if thread["FakeAnalyzer.seen"] == nil {
+                thread["FakeAnalyzer.seen"] = true
+                threadsSeen += 1
+            }
             started += 1
             running += 1
             peakRunning = max(peakRunning, running)

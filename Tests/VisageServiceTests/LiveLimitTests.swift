@@ -48,6 +48,8 @@ import VisageService
                 T.expectDocumented(response, "POST", "/v1/faces")
             }
             #expect(analyzer.counts.peak <= 2)
+            // The inference threads are kept between requests: no more threads than slots.
+            #expect(analyzer.threads <= 2, "\(analyzer.threads) threads for \(accepted.count) inferences")
         }
     }
 
