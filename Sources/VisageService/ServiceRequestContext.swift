@@ -1,21 +1,35 @@
 import Hummingbird
 import HummingbirdWebSocket
+import Synchronization
 
 /// Per-request state: when the request arrived (its deadline counts from there), its connection's
 /// watch (a client that goes cancels its work) and the WebSocket upgrade reference Hummingbird needs
 /// for `/v1/track`.
 public struct ServiceRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let webSocket: WebSocketHandlerReference<ServiceRequestContext>
+    /// The upgrade reference, until ``releaseWebSocket()``.
+    public var webSocket: WebSocketHandlerReference<ServiceRequestContext> { upgrade.reference ?? .init() }
     /// When the request's head arrived.
     public let arrival: ContinuousClock.Instant
     /// Nil where no ``ConnectionWatchHandler`` is in the channel (HummingbirdTesting's router mode).
     let connection: ConnectionWatch?
+    private let upgrade = UpgradeSlot()
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        webSocket = .init()
         arrival = .now
         connection = ConnectionWatch.of(source.channel)
+    }
+
+    /// Lets go of the upgrade reference once the WebSocket handler runs. HummingbirdWebSocket (2.8.1) keeps
+    /// a copy of this context inside the reference's own box, so holding the reference directly made a
+    /// cycle: about 680 bytes never freed per WebSocket connection (FUZZING.md, finding 15).
+    func releaseWebSocket() { upgrade.release() }
+
+    /// Shared by every copy of one request's context, so releasing it breaks the cycle for all of them.
+    private final class UpgradeSlot: Sendable {
+        private let slot = Mutex<WebSocketHandlerReference<ServiceRequestContext>?>(.init())
+        var reference: WebSocketHandlerReference<ServiceRequestContext>? { slot.withLock { $0 } }
+        func release() { slot.withLock { $0 = nil } }
     }
 }

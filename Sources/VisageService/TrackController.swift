@@ -37,6 +37,7 @@ struct TrackController {
     func add(to router: Router<ServiceRequestContext>, apiKey: String?) {
         let connections = self.connections
         router.ws("v1/track") { inbound, outbound, context in
+            context.requestContext.releaseWebSocket()
             if let apiKey, !APIKeyMiddleware.authorized(context.request, key: apiKey) {
                 try await outbound.close(.policyViolation, reason: "unauthorized: send the API key in X-API-Key or Authorization: Bearer")
                 return
