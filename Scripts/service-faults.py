@@ -31,7 +31,7 @@ them, one each per core by default; body timeout 5 s, deadline 10 s; the pixel l
               their request unread as the server stopped are counted (a figure: safe to retry)
 
 Prints one table and exits 1 if any check failed. The machine's load average is printed beside it.
-Takes about 2 minutes.
+Takes about 3 minutes.
 
     apt-get install wrk
     swift build -c release --product visage      # or Scripts/package.sh, whose build this reuses

@@ -81,11 +81,15 @@ def main():
     if not 0.05 <= args.minutes <= 240:
         raise SystemExit("--minutes must be in 0.05…240")
     cores = os.cpu_count()
-    places = 3 * cores   # inferences (cores) + queue (2 × cores): the service's defaults
     print(f"soak-serve: {cores} cores, load average {load_average()} at the start", flush=True)
     server = Server(args.binary)
     problems = []
     try:
+        # The admission limits in force, as the service reports them (defaults: one inference and one queue
+        # place per core).
+        slots = int(server.metric("visage_inference_slots"))
+        queue = int(server.metric("visage_inference_queue_places"))
+        places = slots + queue
         ready_rss = server.rss_mib()
         capacity = wrk(server.port, places, 10)
         R = capacity["ok_rps"]
@@ -165,7 +169,7 @@ def main():
     last = samples[-1][1] if samples else float("nan")
     print("\n| soak | figure |\n|---|---|")
     print(f"| duration | {elapsed / 60:.1f} min |")
-    print(f"| capacity R | {R:.1f} 200s/s ({cores} inferences, queue {2 * cores}) |")
+    print(f"| capacity R | {R:.1f} 200s/s ({slots} inferences, queue {queue}) |")
     print(f"| load held | {held:.1f} req/s = {held / R * 100:.0f} % of R (target {args.load * 100:.0f} %), {places} clients on Poisson "
           f"schedules; latency p50 {percentile(latencies, 50) * 1000:.0f} ms, p99 {percentile(latencies, 99) * 1000:.0f} ms |")
     print(f"| answers | {requests} requests: {statuses}; lost {errors}; the server logged {served} answers |")
