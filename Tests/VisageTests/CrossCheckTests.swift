@@ -27,7 +27,11 @@ import Visage
         let beside = Self.detection(0.4, 0.2, 0.2, 0.2, score: 0.95)  // IoU 0, and 1/7 with `shifted`
         #expect(CrossCheck.agreeing([candidate], with: [beside]) == [false])
         #expect(CrossCheck.agreeing([candidate, beside], with: [shifted]) == [true, false])
-        #expect(CrossCheck.confirmation(of: candidate, in: [beside]) == nil)
-        #expect(CrossCheck.confirmation(of: candidate, in: [shifted, beside, stronger]) == stronger)
+        #expect(CrossCheck.confirmation(of: candidate, in: [beside], by: .shortRange) == nil)
+        #expect(CrossCheck.confirmation(of: candidate, in: [shifted, beside, stronger], by: .shortRange) == stronger)
+        // The full-range model's confirmation needs more than its graph's threshold.
+        #expect(CrossCheck.confirmation(of: candidate, in: [shifted], by: .shortRange) == shifted)
+        #expect(CrossCheck.confirmation(of: candidate, in: [shifted], by: .fullRange) == nil)
+        #expect(CrossCheck.confirmation(of: candidate, in: [shifted, stronger], by: .fullRange) == stronger)
     }
 }

@@ -140,7 +140,8 @@ package enum FaceDetectionPipeline {
         let confirmations = try IndependentWork.map(unconfirmed.count) { index throws(FaceDetectionError) in
             let (candidate, verifier) = unconfirmed[index]
             let window = CrossCheck.verificationWindow(for: candidate, imageWidth: width, imageHeight: height)
-            return CrossCheck.confirmation(of: candidate, in: try verifier.detect(in: image, orientation: orientation, window: window))
+            let found = try verifier.detect(in: image, orientation: orientation, window: window)
+            return CrossCheck.confirmation(of: candidate, in: found, by: verifier.variant)
         }
         for (check, confirmation) in zip(unconfirmed, confirmations) {
             if let confirmation { kept += [check.candidate, confirmation] }
