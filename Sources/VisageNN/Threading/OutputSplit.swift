@@ -4,9 +4,11 @@
 /// The rule, in order:
 /// 1. **Small operators stay on one thread.** Each part must hold at least
 ///    ``minimumWorkPerPart`` units of work (one unit is a convolution multiply-accumulate,
-///    about 12 ps on one AVX-512 core: 200,000 is about 2.5 µs there, 5 µs with AVX2).
-///    Handing a part to a helper and waiting for it costs about 1 µs, and the next operator
-///    then reads what the other core wrote, so smaller splits lose.
+///    about 12 ps on one AVX-512 core: 120,000 is about 1.5 µs there, 3 µs with AVX2).
+///    Handing a part to a helper and waiting for it costs about 1 µs, so smaller splits lose;
+///    but an operator left on one thread reads the half of its input the other core wrote,
+///    which costs too, so the bar is lower than the hand-off alone would set (120,000 ran
+///    mesh, full and short range 1.6–2.6 % faster at 2 threads than 200,000, same run).
 /// 2. **Channels when the weights are the larger operand or the rows are too few.** A layer
 ///    whose weights outweigh its activations (the 1×1 layers at 6×6 and below, the mesh's 2×2
 ///    head, the blendshape network's one-row layers) is split by weight panels, so each core
@@ -23,9 +25,9 @@ package struct OutputSplit: Equatable, Sendable {
     /// The whole operator's cost in convolution multiply-accumulates, as given.
     package let work: Int
 
-    /// About 2.5 µs of convolution on one AVX-512 core (5 µs with AVX2): less per thread does not
+    /// About 1.5 µs of convolution on one AVX-512 core (3 µs with AVX2): less per thread does not
     /// pay for the hand-off.
-    package static let minimumWorkPerPart = 200_000
+    package static let minimumWorkPerPart = 120_000
 
     /// - Parameters:
     ///   - rows: output rows.
