@@ -3,9 +3,9 @@
 
 1. Every network at 1 and 2 threads on LiteRT/XNNPACK and on Visage, with the kernels this machine
    selects and with VISAGE_KERNELS=avx2_fma, interleaved: each round times XNNPACK, Visage and
-   Visage-AVX2 back to back at 1 thread, then at 2, and the table gives the median over rounds of
-   each round's median (ratios are taken within a round, then their median), so a load that comes
-   and goes hits all three alike. XNNPACK keeps its own choice of kernels (AVX-512 where the core
+   Visage-AVX2 at 1 and 2 threads and Visage at its own count back to back (starting at a different
+   step each round, 0.5 s apart), and the table gives the median over rounds of each round's median
+   (ratios are taken within a round, then their median), so a load that comes and goes hits all alike. XNNPACK keeps its own choice of kernels (AVX-512 where the core
    has it: LiteRT has no switch to hold it to AVX2), so on an AVX-512 machine the forced-AVX2
    ratio is the conservative one, and the table also gives Visage's AVX2 set against its own
    AVX-512 set. Visage runs with `--threads N` (fixed) and once without (the count it chooses).
@@ -130,16 +130,28 @@ def networks(binary, rounds, runs):
     litert = LiteRT()
     samples = {}  # (what, threads, model) -> [per-round median]
     chosen = {}
+    def time_xnnpack(threads):
+        for model in MODELS:
+            samples.setdefault(("xnnpack", threads, model), []).append(litert.time(model, threads, runs))
+
+    def time_visage(what, threads, kernels):
+        for model, (median, count) in visage(binary, threads, runs, kernels).items():
+            samples.setdefault((what, threads or 0, model), []).append(median)
+            if what == "auto":
+                chosen[model] = count
+
     for index in range(rounds):
-        for threads in (1, 2):
-            for model in MODELS:
-                samples.setdefault(("xnnpack", threads, model), []).append(litert.time(model, threads, runs))
-            for what, kernels in (("visage", None), ("avx2", "avx2_fma")):
-                for model, (median, _) in visage(binary, threads, runs, kernels).items():
-                    samples.setdefault((what, threads, model), []).append(median)
-        for model, (median, count) in visage(binary, None, runs).items():
-            samples.setdefault(("auto", 0, model), []).append(median)
-            chosen[model] = count
+        # Each round starts with a different engine, with a pause between them, so no engine always
+        # runs right after another's threads (one run here had Visage at 2 threads slower right after
+        # XNNPACK's 2-thread runs than the same count chosen automatically later in the round).
+        steps = [lambda threads=threads: time_xnnpack(threads) for threads in (1, 2)]
+        steps += [lambda threads=threads, what=what, kernels=kernels: time_visage(what, threads, kernels)
+                  for threads in (1, 2) for what, kernels in (("visage", None), ("avx2", "avx2_fma"))]
+        steps.append(lambda: time_visage("auto", None, None))
+        shift = index * 3 % len(steps)
+        for step in steps[shift:] + steps[:shift]:
+            step()
+            time.sleep(0.5)
         print(f"round {index + 1}/{rounds} done ({load()})", flush=True)
 
     def median(what, threads, model):
