@@ -162,7 +162,7 @@ def networks(binary, rounds, runs):
 
     print(f"\nmedian over rounds, ms; ratios are per-round medians ({load()})")
     print(f"{'network':32}{'XNNPACK 1→2':>20}{'Visage 1→2':>20}{'V/X 1':>7}{'V/X 2':>7}"
-          f"{'AVX2 1→2':>20}{'A/X 1':>7}{'A/X 2':>7}{'A/V 1':>7}{'auto':>14}")
+          f"{'AVX2 1→2':>20}{'A/X 1':>7}{'A/X 2':>7}{'A/V 1':>7}{'auto':>14}{'T/X 2':>7}")
     for model in MODELS:
         name = model.replace(".tflite", "")
         scaling = {what: f"{median(what, 1, model):.2f}→{median(what, 2, model):.2f} ({ratio(what, 1, what, 2, model):.2f}×)"
@@ -171,9 +171,9 @@ def networks(binary, rounds, runs):
         print(f"{name:32}{scaling['xnnpack']:>20}{scaling['visage']:>20}"
               f"{ratio('visage', 1, 'xnnpack', 1, model):>7.2f}{ratio('visage', 2, 'xnnpack', 2, model):>7.2f}"
               f"{scaling['avx2']:>20}{ratio('avx2', 1, 'xnnpack', 1, model):>7.2f}{ratio('avx2', 2, 'xnnpack', 2, model):>7.2f}"
-              f"{ratio('avx2', 1, 'visage', 1, model):>7.2f}{automatic:>14}")
+              f"{ratio('avx2', 1, 'visage', 1, model):>7.2f}{automatic:>14}{ratio('auto', 0, 'xnnpack', 2, model):>7.2f}")
     print("V/X: Visage (selected kernels) / XNNPACK at 1 and 2 threads; A/X: Visage forced to AVX2 / XNNPACK (its own kernels); "
-          "A/V: Visage AVX2 / Visage selected at 1 thread; auto: Visage without --threads.", flush=True)
+          "A/V: Visage AVX2 / Visage selected at 1 thread; auto: Visage without --threads; T/X 2: auto / XNNPACK at 2 threads.", flush=True)
 
 
 def main():
