@@ -90,7 +90,8 @@ public struct CustomModelRequest: ImageProcessingRequest {
                     width: box.width * w * (1 + 2 * margin), height: box.height * h * (1 + 2 * margin)), face))
             }
         }
-        let interpreter = try Interpreter(model: model.model)
+        // One thread, as before interpreters chose their own count: callers run images side by side.
+        let interpreter = try Interpreter(model: model.model, options: InterpreterOptions(threads: 1))
         return try crops.map { crop, face in
             let transform = crop.warpTransform(
                 tensorWidth: width, tensorHeight: height, rawWidth: image.width, rawHeight: image.height, orientation: orientation)
