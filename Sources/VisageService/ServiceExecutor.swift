@@ -12,23 +12,25 @@ import NIOCore
 /// time. Inference already runs on threads of its own (``Admission``); with this executor a connection's
 /// tasks never wait for the cooperative pool either.
 @available(macOS 15, *)
-final class ServiceExecutor: TaskExecutor, @unchecked Sendable {
-    /// One per process, started on first use, as NIO's event loops are.
-    static let shared = ServiceExecutor(threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
+public final class ServiceExecutor: TaskExecutor, @unchecked Sendable {
+    /// One per process, started on first use, as NIO's event loops are. Twice the cores: the work here is
+    /// short, but parsing a large upload or encoding a large answer should not hold up every other request.
+    public static let shared = ServiceExecutor(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount), name: "visage service")
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var head = 0
 
-    init(threads: Int) {
+    /// `threads` threads named `name` and their number, for the process's life.
+    public init(threads: Int, name: String) {
         for index in 0..<threads {
             let thread = Thread { self.work() }
-            thread.name = "visage service \(index)"
+            thread.name = "\(name) \(index)"
             thread.start()
         }
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)

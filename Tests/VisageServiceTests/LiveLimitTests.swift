@@ -56,7 +56,7 @@ import VisageService
     /// With every slot and queue place taken by slow requests, further requests are refused at once:
     /// while the first inference is still running, whatever the machine's speed.
     @Test func refusalsComeAtOnceWhenFull() async throws {
-        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(1000))
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(2000))
         let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1 }, analyzer: analyzer)
         try await T.live(app) { client in
             try await T.waitUntilReady(client)
@@ -259,11 +259,11 @@ import VisageService
 extension LiveLimitTests {
     /// With every thread of Swift's cooperative pool blocked by synchronous work (as a program embedding
     /// the service, or model-heavy suites beside this one, may do), requests are still answered: the
-    /// service and, here, this test run on the service's own executor. Proved by order, not by time: the
-    /// answers arrive while every blocker is still asleep.
+    /// service runs on its own executor (and this test's code on the tests' executor). Proved by order,
+    /// not by time: the answers arrive while every blocker is still asleep.
     @Test func answersWhileTheCooperativePoolIsBlocked() async throws {
         let app = try buildApplication(T.configuration(), analyzer: FakeAnalyzer())
-        try await T.live(app, testOnServiceExecutor: true) { client in
+        try await T.live(app) { client in
             try await T.waitUntilReady(client)
             let port = try #require(client.port)
             let blockers = ProcessInfo.processInfo.activeProcessorCount

@@ -32,7 +32,7 @@ enum ServiceTesting {
         let race = Race<R>()
         return try await withCheckedThrowingContinuation { continuation in
             race.start(continuation)
-            let work = Task {
+            let work = Task(executorPreference: testExecutor) {
                 do { race.finish(.success(try await body())) } catch { race.finish(.failure(error)) }
             }
             let timer = Task {
@@ -44,31 +44,27 @@ enum ServiceTesting {
         }
     }
 
+    /// Threads for the tests' own code (``within(_:_:_:)`` and ``live(_:_:limit:_:)`` run it there): off
+    /// Swift's cooperative pool, which the model-heavy suites running beside these fill with synchronous
+    /// work, and apart from the servers' threads, so one test's synchronous work (the OpenAPI document's
+    /// first parse, decoding answers) cannot hold up another test's server. Many threads, because a
+    /// lazily made static (the OpenAPI document, parsed for seconds in a debug build) blocks every thread
+    /// that reaches it meanwhile: with few threads, all of them, and every test's next step with them.
+    static let testExecutor = ServiceExecutor(threads: 16, name: "visage test")
+
     /// A test on a live server (`app.test(.live)` or `.ahc`), server start and drain included, bounded by
-    /// `limit`. The server runs on the service's executor, as `visage serve` does, so the model-heavy
-    /// suites running beside this one cannot starve it; the test's own code runs on the cooperative pool
-    /// (unless `testOnServiceExecutor`), so its synchronous work (reading the OpenAPI document, decoding
-    /// answers) cannot hold up the servers of the other tests either.
+    /// `limit`. The server runs on the service's executor, as `visage serve` does; the test's code on
+    /// ``testExecutor``.
     static func live<R: Sendable>(
         _ app: some ApplicationProtocol, _ setup: TestingSetup = .live, limit: Duration = .seconds(90),
-        testOnServiceExecutor: Bool = false, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> R
+        _ test: @escaping @Sendable (any TestClientProtocol) async throws -> R
     ) async throws -> R {
         try await within(limit, "the live test (server, client and drain)") {
             try await withServiceExecutor {
                 try await app.test(setup) { client in
-                    if testOnServiceExecutor { return try await test(client) }
-                    return try await onCooperativePool { try await test(client) }
+                    try await withTaskExecutorPreference(testExecutor) { try await test(client) }
                 }
             }
-        }
-    }
-
-    /// Runs `body` on Swift's cooperative pool, whatever executor the caller prefers.
-    static func onCooperativePool<R>(_ body: () async throws -> R) async rethrows -> R {
-        if #available(macOS 15, *) {
-            try await withTaskExecutorPreference(globalConcurrentExecutor, operation: body)
-        } else {
-            try await body()
         }
     }
 
