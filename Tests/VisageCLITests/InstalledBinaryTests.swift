@@ -15,7 +15,15 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         let binary = root.appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLIRunner.executable, to: binary)
+        // Copied by a `cp` child, not by this process: a copy's write descriptor open here is inherited by
+        // any process a parallel test starts meanwhile, and while one holds it, running the copy fails with
+        // "Text file busy" (ETXTBSY). A child's descriptor is never shared.
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = [CLIRunner.executable.path, binary.path]
+        try copy.run()
+        copy.waitUntilExit()
+        try #require(copy.terminationStatus == 0, "cp \(CLIRunner.executable.path) exited \(copy.terminationStatus)")
         return (root, binary)
     }
 
