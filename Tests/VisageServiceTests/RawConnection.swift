@@ -52,20 +52,27 @@ final class RawConnection: @unchecked Sendable {
 
     /// Everything the server sends until it closes, the response is complete, or 10 s of silence.
     func receive() -> String {
+        let received = receive { received in
+            guard let text = String(data: received, encoding: .utf8), let end = text.range(of: "\r\n\r\n"),
+                  let length = text[..<end.lowerBound].split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") })
+                    .flatMap({ Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) })
+            else { return false }
+            return received.count >= text.utf8.distance(from: text.utf8.startIndex, to: end.upperBound.samePosition(in: text.utf8)!) + length
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Everything the server sends until it closes its side, `isComplete` holds, or 10 s of silence.
+    private func receive(until isComplete: (Data) -> Bool) -> Data {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = recv(socket, &buffer, buffer.count, 0)
             guard count > 0 else { break }
             received.append(contentsOf: buffer[0..<count])
-            if let text = String(data: received, encoding: .utf8), let end = text.range(of: "\r\n\r\n"),
-               let length = text[..<end.lowerBound].split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") })
-                .flatMap({ Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }),
-               received.count >= text.utf8.distance(from: text.utf8.startIndex, to: end.upperBound.samePosition(in: text.utf8)!) + length {
-                break
-            }
+            if isComplete(received) { break }
         }
-        return String(decoding: received, as: UTF8.self)
+        return received
     }
 
     /// Whether the server has sent anything (or closed) yet, without waiting or consuming it.
@@ -77,14 +84,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Everything the server sends until it closes its side (or 10 s of silence).
     func receiveUntilClosed() -> Data {
-        var received = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            received.append(contentsOf: buffer[0..<count])
-        }
-        return received
+        receive { _ in false }
     }
 
     /// Asks for a WebSocket on `path` and reads what the server sends until it closes its side: the
