@@ -12,10 +12,8 @@ import argparse
 import json
 import pathlib
 import subprocess
-import time
 
-import numpy as np
-from ai_edge_litert.interpreter import Interpreter
+from litert_reference import invoke_times, warmed_interpreter
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODELS = [
@@ -28,19 +26,7 @@ MODELS = [
 
 def time_litert(model, threads, runs):
     """Median and p90 milliseconds of `runs` invocations after 10 warm-up runs (XNNPACK delegate)."""
-    interpreter = Interpreter(model_path=str(ROOT / "Models" / model), num_threads=threads)
-    interpreter.allocate_tensors()
-    rng = np.random.default_rng(12345)
-    for detail in interpreter.get_input_details():
-        interpreter.set_tensor(detail["index"], rng.random(detail["shape"], dtype=np.float32))
-    for _ in range(10):
-        interpreter.invoke()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter_ns()
-        interpreter.invoke()
-        times.append((time.perf_counter_ns() - start) / 1e6)
-    times.sort()
+    times = sorted(invoke_times(warmed_interpreter(model, threads), runs))
     return times[len(times) // 2], times[min(len(times) - 1, len(times) * 9 // 10)]
 
 

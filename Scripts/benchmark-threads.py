@@ -29,8 +29,7 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-from ai_edge_litert.interpreter import Interpreter
+from litert_reference import invoke_times, warmed_interpreter
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -98,21 +97,8 @@ class LiteRT:
     def time(self, model, threads, runs):
         key = (model, threads)
         if key not in self.interpreters:
-            interpreter = Interpreter(model_path=os.path.join(ROOT, "Models", model), num_threads=threads)
-            interpreter.allocate_tensors()
-            rng = np.random.default_rng(12345)
-            for detail in interpreter.get_input_details():
-                interpreter.set_tensor(detail["index"], rng.random(detail["shape"], dtype=np.float32))
-            for _ in range(10):
-                interpreter.invoke()
-            self.interpreters[key] = interpreter
-        interpreter = self.interpreters[key]
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter_ns()
-            interpreter.invoke()
-            times.append((time.perf_counter_ns() - start) / 1e6)
-        return statistics.median(times)
+            self.interpreters[key] = warmed_interpreter(model, threads)
+        return statistics.median(invoke_times(self.interpreters[key], runs))
 
 
 def visage(binary, threads, runs, kernels=None):
