@@ -191,14 +191,10 @@ public final class FFmpegFrameSource: FrameSource {
         guard rate > 0 else { throw .toolFailed(tool: "ffprobe", reason: "'\(input)' reports no frame rate; pass one") }
         let rotation = stream.side_data_list?.compactMap(\.rotation).first ?? stream.tags?["rotate"].flatMap(Double.init) ?? 0
         let quarterTurns = Int((rotation / 90).rounded()) & 3
-        // "0:1" or "N/A" means unknown: square. The stored width is stretched by the ratio (even sizes kept
-        // even for the chroma planes' sake), within sane bounds.
+        // "0:1" or "N/A" means unknown: square.
         let parts = (stream.sample_aspect_ratio ?? "").split(separator: ":").compactMap { Double($0) }
         let ratio = parts.count == 2 && parts[0] > 0 && parts[1] > 0 ? parts[0] / parts[1] : 1
-        var displayWidth = width
-        if ratio != 1, (0.25...4).contains(ratio) {
-            displayWidth = Int((Double(width) * ratio / 2).rounded()) * 2
-        }
+        let displayWidth = SquarePixels.width(width, aspect: ratio)
         let stretched = displayWidth != width
         return quarterTurns % 2 == 1 ? (height, displayWidth, rate, stretched) : (displayWidth, height, rate, stretched)
     }

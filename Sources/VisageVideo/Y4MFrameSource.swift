@@ -98,11 +98,9 @@ public final class Y4MFrameSource: FrameSource {
             }
         }
         let frame = try image.mapError { VideoError.invalidParameter(name: "frame size", value: "\(width)×\(height)", rule: $0.description) }.get()
-        // Non-square pixels are stretched to square ones (the width scaled by the aspect, kept even), as
-        // an ffmpeg input is: the models and the pose fit take pixels as square.
+        // Non-square pixels are stretched to square ones, as an ffmpeg input is.
         let aspect = header.pixelAspect
-        guard aspect != 1, (0.25...4).contains(aspect) else { return frame }
-        let stretched = max(2, Int((Double(width) * aspect / 2).rounded()) * 2)
+        let stretched = SquarePixels.width(width, aspect: aspect)
         guard stretched != width else { return frame }
         do {
             return try frame.resized(width: stretched, height: height, method: aspect < 1 ? .area : .bilinear)
