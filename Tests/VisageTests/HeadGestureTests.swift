@@ -54,10 +54,11 @@ import Visage
                 #expect(foundAxis == axis)
                 // Sampling at 30 fps misses a 3 Hz peak by at most 1 − cos(π·3/30) ≈ 5 %.
                 #expect(abs(gesture.amplitude - amplitude) <= 0.06 * amplitude, "\(frequency) Hz: amplitude \(gesture.amplitude)")
-                // From the start of the motion to the second peak: three quarters of a period.
-                // (The start is where the angle left its rest by a quarter of the minimum swing.)
+                // From the start of the motion to the third peak, which completes two full swings: five
+                // quarters of a period. (The start is where the angle left its rest by a quarter of the
+                // minimum swing.)
                 #expect(abs(gesture.start - 0.5) <= 0.1, "start \(gesture.start)")
-                #expect(abs(gesture.duration - 0.75 / frequency) <= 0.1, "duration \(gesture.duration)")
+                #expect(abs(gesture.duration - 1.25 / frequency) <= 0.1, "duration \(gesture.duration)")
             }
         }
     }
@@ -67,6 +68,80 @@ import Visage
         #expect(Self.run(seconds: 7) { t in (0, 60 * min(t, 6 - t, 3) / 3) }.isEmpty)
         #expect(Self.run(seconds: 12) { t in (5 * sin(2 * .pi * 0.2 * t), 30 * sin(2 * .pi * 0.2 * t)) }.isEmpty)
         #expect(Self.run(seconds: 4) { t in (t < 1 ? 0 : 20, t < 2 ? 0 : -25) }.isEmpty)
+    }
+
+    /// A talking head's dip then jerk (the carphone man: 10° down, then thrown back 19° and down again
+    /// within 0.3 s) is one swing and a spike, not an oscillation.
+    @Test func aDipThenAJerkIsNoNod() {
+        let dipThenJerk = { (t: Double) -> Double in
+            switch t {
+            case ..<0.5: 0
+            case ..<0.9: -10 * (t - 0.5) / 0.4
+            case ..<1.3: -10 + 10 * (t - 0.9) / 0.4
+            case ..<1.7: 0
+            case ..<1.85: 19 * (t - 1.7) / 0.15
+            case ..<2.0: 19 - 19 * (t - 1.85) / 0.15
+            default: 0
+            }
+        }
+        #expect(Self.run(seconds: 4) { (dipThenJerk($0), 0) }.isEmpty)
+        #expect(Self.run(seconds: 4) { (0, dipThenJerk($0)) }.isEmpty)
+        // Throwing the head back then bobbing: the quick return is not alike the slow swings around it.
+        let bob = { (t: Double) -> Double in
+            switch t {
+            case ..<0.5: 0
+            case ..<1.3: 19 * (t - 0.5) / 0.8
+            case ..<1.5: 19 - 15 * (t - 1.3) / 0.2
+            case ..<2.1: 4 + 12 * (t - 1.5) / 0.6
+            case ..<2.4: 16 - 6 * (t - 2.1) / 0.3
+            default: 10
+            }
+        }
+        #expect(Self.run(seconds: 4) { (bob($0), 0) }.isEmpty)
+    }
+
+    /// Looking down at a phone and back up, twice: quick one-sided steps with long holds between are
+    /// not swings of an oscillation (a guard: the turning points sit in the middle of each hold, so the
+    /// swings last as long as the holds).
+    @Test func oneSidedStepsAreNoNod() {
+        let steps = { (t: Double) -> Double in
+            let phase = t.truncatingRemainder(dividingBy: 3)
+            return phase < 1.5 ? 0 : -20
+        }
+        #expect(Self.run(seconds: 9) { (steps($0), 0) }.isEmpty)
+        #expect(Self.run(seconds: 9, noise: 0.5, seed: 3) { (0, steps($0)) }.isEmpty)
+        // A single step and hold, either way.
+        #expect(Self.run(seconds: 4) { t in (t < 1 ? 0 : 15, 0) }.isEmpty)
+    }
+
+    /// Single-frame tracking glitches of the pitch by ±20° (every 0.77 s, alternating) neither make
+    /// gestures out of a still head, whose glitches would otherwise zigzag with a nod's rhythm, nor hide
+    /// a nod.
+    @Test func singleFrameGlitchesAreSmoothedAway() {
+        let glitched = { (angles: @escaping (Double) -> (pitch: Double, yaw: Double)) in
+            { (t: Double) -> (pitch: Double, yaw: Double) in
+                let frame = Int((t * 30).rounded())
+                guard frame % 23 == 5 else { return angles(t) }
+                let sign: Double = (frame / 23) % 2 == 0 ? 1 : -1
+                let (pitch, yaw) = angles(t)
+                return (pitch + 20 * sign, yaw)
+            }
+        }
+        for seed in 1...5 as ClosedRange<UInt64> {
+            #expect(Self.run(seconds: 20, noise: 1, seed: seed, glitched { _ in (0, 0) }).isEmpty)
+        }
+        let wave = Self.sinusoid(frequency: 1.5, amplitude: 10)
+        let found = Self.run(seconds: 3, noise: 1, seed: 7, glitched { (wave($0), 0) })
+        #expect(found.count == 1 && found.first?.0 == .pitch, "\(found)")
+    }
+
+    /// A nod whose swings die away (each 20 % smaller than the last) is still one nod.
+    @Test func aDecayingNodIsFound() {
+        let found = Self.run(seconds: 4) { t in
+            let u = t - 0.5
+            return (u < 0 || u > 2 ? 0 : 15 * pow(0.8, 2 * u) * sin(2 * .pi * u), 0)
+        }
+        #expect(found.count == 1 && found.first?.0 == .pitch, "\(found)")
     }
 
     @Test func noiseAloneGivesNoneAndDoesNotHideGestures() {

@@ -100,15 +100,12 @@ struct RealClipSeriesTests {
     }
 
     /// People talking, crying, laughing and looking aside without nodding or shaking their heads.
-    @Test(arguments: ["wolfgang", "man"])
+    /// The carphone man dips his head 10° then throws it back 19° and down again within 0.3 s while he
+    /// exclaims (MediaPipe's own fitted pose and a fit of the upper face alone show it too: real motion,
+    /// not a fitting artefact); the attention clip repeats him three times.
+    @Test(arguments: ["wolfgang", "man", "carphone", "attention"])
     func talkingGivesNoGestures(clip: String) {
         #expect(Self.fixture.clips[clip]!.count > 60)
         #expect(Self.gestures(clip).isEmpty, "\(Self.gestures(clip))")
-    }
-
-    @Test func theCarphoneMansExclamationIsAKnownFalseNod() {
-        withKnownIssue("his head dips 8° then jerks up 18° and back while he exclaims: a down-up-down of nod size in the fitted pitch") {
-            #expect(Self.gestures("carphone").isEmpty, "\(Self.gestures("carphone"))")
-        }
     }
 }

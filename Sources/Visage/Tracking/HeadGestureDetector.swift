@@ -17,33 +17,58 @@ public struct HeadGestureOptions: Sendable, Hashable {
     /// Smallest swing between two turning points, degrees peak to peak. Turning points are found with
     /// this as hysteresis, so jitter smaller than it never makes one.
     public var minimumSwing: Double
-    /// Each swing lasts between these, seconds: quicker is noise, slower is a turn (0.5 Hz has 1 s swings).
+    /// Each full swing lasts between these, seconds: half a period, so 0.1…1.25 s admits 0.4–5 Hz with
+    /// room for sampling (nods and shakes are 0.5–3 Hz); quicker is noise, slower is a turn.
     public var swingDuration: ClosedRange<Double>
     /// The other axis may move at most this fraction of the gesture's own swing meanwhile, so a
     /// diagonal or circular head movement is neither.
     public var crossAxisRatio: Double
+    /// The two full swings of one oscillation are alike: the smaller extent and the shorter duration
+    /// are at least this fraction of the other's. A talking head's dip followed by a jerk is not.
+    public var swingSimilarity: Double
+    /// A single frame that leaps this far (degrees) from both its neighbours while they agree is a
+    /// tracking glitch and is replaced by their mean.
+    public var spike: Double
 
-    public init(minimumSwing: Double = 6, swingDuration: ClosedRange<Double> = 0.1...1.25, crossAxisRatio: Double = 0.6) {
+    public init(
+        minimumSwing: Double = 6, swingDuration: ClosedRange<Double> = 0.1...1.25, crossAxisRatio: Double = 0.6,
+        swingSimilarity: Double = 0.6, spike: Double = 12
+    ) {
         (self.minimumSwing, self.swingDuration, self.crossAxisRatio) = (minimumSwing, swingDuration, crossAxisRatio)
+        (self.swingSimilarity, self.spike) = (swingSimilarity, spike)
     }
 }
 
-/// Nods (pitch) and shakes (yaw) of one face from its pose series: two reversals in a row, each swing
-/// at least ``HeadGestureOptions/minimumSwing`` and within ``HeadGestureOptions/swingDuration``.
+/// Nods (pitch) and shakes (yaw) of one face from its pose series: an oscillation of at least one full
+/// cycle, that is a swing into a first turning point then two full swings back and forth (three
+/// reversals), alike in extent and duration, each at least ``HeadGestureOptions/minimumSwing`` and
+/// within ``HeadGestureOptions/swingDuration``.
 ///
 /// Each axis is followed by a zigzag: the running extreme is a turning point once the angle has come
-/// back from it by the minimum swing. When the second of two consecutive turning points is confirmed,
-/// and both swings (into the first, and from it to the second) are large and quick enough while the
-/// other axis stayed comparatively still, one event is reported; further reversals of the same
-/// back-and-forth extend it without new events. A slow turn makes no turning point at all, or swings
-/// too slow to count; jitter below the minimum swing makes none. Times are media times, so dropped
-/// frames only lower the resolution.
+/// back from it by the minimum swing. When a third turning point is confirmed and the two full swings
+/// before it are alike (``HeadGestureOptions/swingSimilarity``) while the other axis stayed
+/// comparatively still, one event is reported; further reversals of the same back-and-forth extend it
+/// without new events. Why two alike swings: people who talk or exclaim move their heads by nod-sized
+/// amounts too (the carphone man dips 10° then throws his head back 19° and down again within 0.2 s),
+/// but one dip and a jerk is not an oscillation, and a jerk's quick return is not alike the swing
+/// before or after it. A turning point's time is the middle of the span the angle dwells near its
+/// extreme, not the extreme sample, so a flat top does not skew the swings' durations. A single-frame
+/// glitch (``HeadGestureOptions/spike``) is smoothed away first, at the cost of one frame's delay.
+///
+/// A slow turn makes no turning point at all, or swings too slow to count; jitter below the minimum
+/// swing makes none. Times are media times, so dropped frames only lower the resolution.
 package struct HeadGestureDetector: Sendable {
     package enum Axis: Sendable { case pitch, yaw }
 
     private struct TurningPoint {
         var time: Double
         var value: Double
+    }
+
+    private struct Sample {
+        var time: Double
+        var pitch: Double
+        var yaw: Double
     }
 
     /// One axis's zigzag.
@@ -96,8 +121,10 @@ package struct HeadGestureDetector: Sendable {
     package var options: HeadGestureOptions
     private var pitch = Zigzag()
     private var yaw = Zigzag()
-    /// Recent samples (time, pitch, yaw), for the other axis's range during a gesture.
-    private var history: [(time: Double, pitch: Double, yaw: Double)] = []
+    /// Recent cleaned samples, for the other axis's range and the dwell near each turning point.
+    private var history: [Sample] = []
+    /// The last raw sample, held back one frame until its successor shows whether it is a glitch.
+    private var pending: Sample?
 
     package init(options: HeadGestureOptions = .init()) {
         self.options = options
@@ -106,42 +133,78 @@ package struct HeadGestureDetector: Sendable {
     /// Feeds one frame's angles in degrees; returns the gestures it completed. NaN angles are skipped.
     package mutating func update(time: Double, pitch pitchDegrees: Double, yaw yawDegrees: Double) -> [(Axis, HeadGesture)] {
         guard time.isFinite, pitchDegrees.isFinite, yawDegrees.isFinite else { return [] }
-        history.append((time, pitchDegrees, yawDegrees))
-        let keep = 4 * options.swingDuration.upperBound
-        if let first = history.first, time - first.time > keep {
-            history.removeFirst(history.firstIndex { time - $0.time <= keep } ?? history.count)
+        let sample = Sample(time: time, pitch: pitchDegrees, yaw: yawDegrees)
+        defer { pending = sample }
+        guard var held = pending, time > held.time else { return [] }
+        if let previous = history.last {
+            held.pitch = despiked(previous.pitch, held.pitch, sample.pitch)
+            held.yaw = despiked(previous.yaw, held.yaw, sample.yaw)
+        }
+        return feed(held)
+    }
+
+    /// The middle value unless it leaps from both neighbours, in the same direction, by the spike
+    /// threshold while they agree to within the minimum swing.
+    private func despiked(_ before: Double, _ value: Double, _ after: Double) -> Double {
+        let agree = abs(before - after) <= options.minimumSwing
+        let leap = min(value - before, value - after) >= options.spike || max(value - before, value - after) <= -options.spike
+        return agree && leap ? (before + after) / 2 : value
+    }
+
+    private mutating func feed(_ sample: Sample) -> [(Axis, HeadGesture)] {
+        history.append(sample)
+        let keep = 6 * options.swingDuration.upperBound
+        if let first = history.first, sample.time - first.time > keep {
+            history.removeFirst(history.firstIndex { sample.time - $0.time <= keep } ?? history.count)
         }
         var found: [(Axis, HeadGesture)] = []
-        if pitch.add(.init(time: time, value: pitchDegrees), threshold: options.minimumSwing, window: options.swingDuration.upperBound),
-           let gesture = gesture(&pitch, otherAxis: \.yaw)
+        let (threshold, window) = (options.minimumSwing, options.swingDuration.upperBound)
+        if pitch.add(.init(time: sample.time, value: sample.pitch), threshold: threshold, window: window),
+           let gesture = gesture(&pitch, axis: \.pitch, otherAxis: \.yaw)
         {
             found.append((.pitch, gesture))
         }
-        if yaw.add(.init(time: time, value: yawDegrees), threshold: options.minimumSwing, window: options.swingDuration.upperBound),
-           let gesture = gesture(&yaw, otherAxis: \.pitch)
+        if yaw.add(.init(time: sample.time, value: sample.yaw), threshold: threshold, window: window),
+           let gesture = gesture(&yaw, axis: \.yaw, otherAxis: \.pitch)
         {
             found.append((.yaw, gesture))
         }
         return found
     }
 
-    /// The gesture the zigzag's last two turning points complete, if they do and it is new.
-    private func gesture(_ zigzag: inout Zigzag, otherAxis: KeyPath<(time: Double, pitch: Double, yaw: Double), Double>) -> HeadGesture? {
+    /// The middle of the span around a turning point where the angle stays within `tolerance` of it.
+    private func dwellMiddle(_ point: TurningPoint, axis: KeyPath<Sample, Double>, tolerance: Double) -> Double {
+        guard let index = history.lastIndex(where: { $0.time == point.time }) else { return point.time }
+        var (first, last) = (index, index)
+        while first > 0, abs(history[first - 1][keyPath: axis] - point.value) <= tolerance { first -= 1 }
+        while last + 1 < history.count, abs(history[last + 1][keyPath: axis] - point.value) <= tolerance { last += 1 }
+        return (history[first].time + history[last].time) / 2
+    }
+
+    /// The gesture the zigzag's last three turning points complete, if they do and it is new.
+    private func gesture(
+        _ zigzag: inout Zigzag, axis: KeyPath<Sample, Double>, otherAxis: KeyPath<Sample, Double>
+    ) -> HeadGesture? {
         let points = zigzag.points
-        guard points.count >= 3 else { return nil }
-        let (a, b, c) = (points[points.count - 3], points[points.count - 2], points[points.count - 1])
-        let swings = [abs(b.value - a.value), abs(c.value - b.value)]
-        let durations = [b.time - a.time, c.time - b.time]
-        guard swings.allSatisfy({ $0 >= options.minimumSwing }),
-              durations.allSatisfy({ options.swingDuration.contains($0) })
+        guard points.count >= 4 else { return nil }
+        let (a, b, c, d) = (points[points.count - 4], points[points.count - 3], points[points.count - 2], points[points.count - 1])
+        let swings = [abs(c.value - b.value), abs(d.value - c.value)]
+        guard swings.allSatisfy({ $0 >= options.minimumSwing }), swings.min()! >= options.swingSimilarity * swings.max()!
         else { return nil }
-        let during = history.filter { $0.time >= a.time && $0.time <= c.time }.map { $0[keyPath: otherAxis] }
+        // Within 15 % of the smaller swing of the extreme counts as dwelling there.
+        let times = [b, c, d].map { dwellMiddle($0, axis: axis, tolerance: 0.15 * swings.min()!) }
+        let durations = [times[1] - times[0], times[2] - times[1]]
+        guard durations.allSatisfy({ options.swingDuration.contains($0) }),
+              durations.min()! >= options.swingSimilarity * durations.max()!
+        else { return nil }
+        let during = history.filter { $0.time >= b.time && $0.time <= d.time }.map { $0[keyPath: otherAxis] }
         if let low = during.min(), let high = during.max(), high - low > options.crossAxisRatio * swings.max()! { return nil }
         // A back-and-forth already reported (its turning point `b` inside it) only extends.
-        let isNew = a.time >= zigzag.reportedThrough
-        zigzag.reportedThrough = c.time
+        let isNew = b.time >= zigzag.reportedThrough
+        zigzag.reportedThrough = d.time
         guard isNew else { return nil }
-        // The first swing may start from rest (half a full swing): the amplitude is half the largest.
-        return HeadGesture(start: a.time, duration: c.time - a.time, amplitude: swings.max()! / 2)
+        // The gesture starts where the motion into `b` started when that was quick, else at `b`.
+        let start = b.time - a.time <= options.swingDuration.upperBound ? a.time : b.time
+        return HeadGesture(start: start, duration: d.time - start, amplitude: swings.max()! / 2)
     }
 }
