@@ -49,9 +49,10 @@ function done(summary, latency, requests)
   end
   local parts = {}
   for status, n in pairs(merged) do table.insert(parts, string.format('"%%s": %%d', status, n)) end
-  io.write(string.format('RESULT {"requests": %%d, "seconds": %%f, "p50": %%f, "p99": %%f, "errors": %%d, "statuses": {%%s}}\\n',
+  local e = summary.errors
+  io.write(string.format('RESULT {"requests": %%d, "seconds": %%f, "p50": %%f, "p99": %%f, "errors": %%d, "connect": %%d, "read": %%d, "write": %%d, "timeout": %%d, "statuses": {%%s}}\\n',
     summary.requests, summary.duration / 1e6, latency:percentile(50) / 1e3, latency:percentile(99) / 1e3,
-    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, table.concat(parts, ", ")))
+    e.connect + e.read + e.write + e.timeout, e.connect, e.read, e.write, e.timeout, table.concat(parts, ", ")))
 end
 """
 
@@ -209,13 +210,20 @@ def main():
     parser.add_argument("--skip-mediapipe", action="store_true")
     parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"))
     parser.add_argument("--queue", type=int, help="visage serve --queue (default: the service's own, the core count)")
+    parser.add_argument("--connections", default=",".join(map(str, CONNECTIONS)),
+                        help="wrk connection counts, comma-separated (default %(default)s)")
+    parser.add_argument("--binary", help="a visage built before (say, a copy of an earlier commit's, to compare two in one window); "
+                        "default: build the release product")
     args = parser.parse_args()
+    CONNECTIONS[:] = [int(c) for c in args.connections.split(",")]
     if not shutil.which("wrk"):
         raise SystemExit("needs wrk: apt-get install wrk")
 
-    subprocess.run(["swift", "build", "-c", "release", "--product", "visage", "--scratch-path", args.scratch_path],
-                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    binary = os.path.join(args.scratch_path, "release", "visage")
+    binary = args.binary
+    if binary is None:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "visage", "--scratch-path", args.scratch_path],
+                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        binary = os.path.join(args.scratch_path, "release", "visage")
     cores = os.cpu_count()
     work = tempfile.mkdtemp(prefix="visage-benchmark-serve-")
     script = os.path.join(work, "post.lua")
@@ -254,6 +262,11 @@ def main():
         print(f"  accepted p99 (server histogram, bucket bound) ≤ {accepted_p99:.0f} ms against unloaded p99 {unloaded_p99:.1f} ms "
               f"(client, 1 connection): {'within' if accepted_p99 <= 2 * unloaded_p99 else 'NOT within'} 2×", flush=True)
         print(f"  503s answered within 5 ms: {fast_refusals:.0f} of {total_refused:.0f}; other statuses: {others or 'none'}", flush=True)
+        # A refusal closes its connection without reading the body (Connection: close); wrk reconnects
+        # without an error. A reset before the 503 was read would show here as a read or write error.
+        clean = not others and overload["errors"] == 0
+        print(f"  nothing but 200 and 503, no socket errors: {'yes' if clean else 'NO'} (connect {overload['connect']}, "
+              f"read {overload['read']}, write {overload['write']}, timeout {overload['timeout']})", flush=True)
     finally:
         server.send_signal(signal.SIGTERM)
         print(f"visage serve exited with {server.wait(timeout=60)} after SIGTERM", flush=True)

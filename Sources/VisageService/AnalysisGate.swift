@@ -21,9 +21,31 @@ struct AnalysisGate: Sendable {
     let analyzer: any FaceAnalyzing
 
     /// Runs `handle` with the request's body kind and bytes, within the slow-body timeout and the
-    /// deadline; a client that goes away cancels it. The connection stays open for the next request.
+    /// deadline; a client that goes away cancels it (``ClientClosedRequest``). The connection stays open
+    /// for the next request, unless the answer comes before the body was read: then it says
+    /// `Connection: close` and the connection is closed without reading the rest (``ConnectionCloseHandler``).
     func serve(
         _ request: Request, context: ServiceRequestContext, allowed: Set<String> = ["raw", "multipart", "json"],
+        _ handle: @escaping @Sendable (BodyKind, ByteBuffer) async throws -> Response
+    ) async throws -> Response {
+        let arrived = Flag()
+        do {
+            return try await serve(request, context: context, allowed: allowed, arrived: arrived, handle)
+        } catch let error where !(error is ClientClosedRequest) && !arrived.isSet && Self.hasBody(request) {
+            var refusal = ServiceError(from: error)
+            refusal.headers[.connection] = "close"
+            throw refusal
+        }
+    }
+
+    /// Whether the request carries a body at all (one of zero bytes needs no closing).
+    static func hasBody(_ request: Request) -> Bool {
+        if let length = request.headers[.contentLength] { return length != "0" }
+        return request.headers[.transferEncoding] != nil
+    }
+
+    private func serve(
+        _ request: Request, context: ServiceRequestContext, allowed: Set<String>, arrived: Flag,
         _ handle: @escaping @Sendable (BodyKind, ByteBuffer) async throws -> Response
     ) async throws -> Response {
         let kind = try BodyKind(request, allowed: allowed)
@@ -32,7 +54,6 @@ struct AnalysisGate: Sendable {
         let deadline = context.arrival + self.deadline
         let bodyDeadline = context.arrival + reader.timeout
         let (reader, bodies, admission, body, connection) = (self.reader, self.bodies, self.admission, request.body, context.connection)
-        let arrived = Flag()
         return try await withThrowingTaskGroup(of: Response?.self) { group in
             group.addTask {
                 let bytes = try await reader.read(body, budget: bodies)
@@ -57,7 +78,8 @@ struct AnalysisGate: Sendable {
                 }
             }
             defer { group.cancelAll() }
-            guard case .some(.some(let response)) = try await group.next() else { throw CancellationError() }
+            // Nil: the client went first.
+            guard case .some(.some(let response)) = try await group.next() else { throw ClientClosedRequest() }
             return response
         }
     }

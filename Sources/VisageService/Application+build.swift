@@ -57,8 +57,9 @@ public func buildApplication(
     // run on the service's own executor (ServiceExecutor).
     let webSocketResponder = webSocketRouter.buildResponder()
     let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-        // The watch sees a client go without touching the request stream: keep-alive survives.
-        http1: .init(additionalChannelHandlers: [ConnectionWatchHandler()], idleTimeout: .seconds(60)),
+        // The watch sees a client go without touching the request stream: keep-alive survives. The close
+        // handler ends connections whose body the service will not read (refusals) without reading it.
+        http1: .init(additionalChannelHandlers: [ConnectionCloseHandler(), ConnectionWatchHandler()], idleTimeout: .seconds(60)),
         ws: .init(maxFrameSize: configuration.maxWebSocketMessageBytes))
     let server = HTTPServerBuilder { responder in
         ServiceExecutorChannel(

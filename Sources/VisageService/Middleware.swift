@@ -10,16 +10,24 @@ struct ErrorAndMetricsMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
     let metrics: ServiceMetrics
 
+    /// The reasons counted in `visage_rejections_total`.
+    static let countedRejections: Set<String> = Set(
+        [ErrorCode.overloaded, .payloadTooLarge, .deadlineExceeded, .requestTimeout, .unauthorized].map(\.rawValue) + [ClientClosedRequest.reason])
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         metrics.requestStarted()
         defer { metrics.requestEnded() }
         let response: Response
-        var code: ErrorCode?
+        var code: String?
         do {
             response = try await next(request, context)
+        } catch is ClientClosedRequest {
+            // Counted and logged as 499; ConnectionCloseHandler closes the connection instead of sending it.
+            code = ClientClosedRequest.reason
+            response = Response(status: .init(code: ClientClosedRequest.status, reasonPhrase: "Client Closed Request"))
         } catch {
             let serviceError = ServiceError(from: error)
-            code = serviceError.record.code
+            code = serviceError.record.code.rawValue
             if serviceError.record.code == .internalError {
                 context.logger.error("internal error", metadata: ["error": "\(String(describing: type(of: error)))"])
             }
@@ -28,8 +36,8 @@ struct ErrorAndMetricsMiddleware: RouterMiddleware {
         let route = context.endpointPath ?? "unmatched"
         let duration = ContinuousClock.now - context.arrival
         metrics.request(route: route, method: request.method.rawValue, status: response.status.code, duration: duration)
-        if let code, [.overloaded, .payloadTooLarge, .deadlineExceeded, .requestTimeout, .unauthorized].contains(code) {
-            metrics.rejected(code.rawValue)
+        if let code, Self.countedRejections.contains(code) {
+            metrics.rejected(code)
         }
         context.logger.info(
             "answered",
@@ -37,7 +45,7 @@ struct ErrorAndMetricsMiddleware: RouterMiddleware {
                 "route": .string(route), "method": .string(request.method.rawValue), "status": .stringConvertible(response.status.code),
                 "requestBytes": .string(request.headers[.contentLength] ?? "-"),
                 "milliseconds": .stringConvertible((Double(ServiceMetrics.nanoseconds(duration)) / 1e6 * 10).rounded() / 10),
-                "code": .string(code?.rawValue ?? "-"),
+                "code": .string(code ?? "-"),
             ])
         return response
     }

@@ -91,6 +91,8 @@ import VisageService
             let response = try await client.execute(uri: "/v1/faces", method: .post, headers: [.contentType: "image/png"], body: ByteBuffer(bytes: [1]))
             #expect(response.status == .gatewayTimeout)
             #expect(T.errorCode(response) == "deadline_exceeded")
+            #expect(try await T.metric(client, "visage_rejections_total", ["reason": "deadline_exceeded"]) == 1)
+            #expect(try await T.metric(client, "visage_rejections_total", ["reason": "client_closed_request"]) == 0)
             #expect(analyzer.counts.started == 1)
             #expect(analyzer.counts.stopped == 0, "answered at the deadline, not when the pipeline noticed it")
             T.expectDocumented(response, "POST", "/v1/faces")
@@ -119,6 +121,68 @@ import VisageService
         }
     }
 
+    /// A refusal before the body is read closes the connection instead of reading the body: the 503
+    /// says `Connection: close` and arrives although only 1 KB of a declared 4 MiB was sent, the server
+    /// then shuts its side (FIN, not a reset), and what the client still sends is taken and dropped, so
+    /// its sending does not fail either.
+    @Test func aRefusalClosesWithoutReadingTheBody() async throws {
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(3000))
+        let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 0 }, analyzer: analyzer)
+        try await T.live(app) { client in
+            try await T.waitUntilReady(client)
+            let port = try #require(client.port)
+            let busy = try RawConnection(port: port)
+            busy.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
+            try await T.eventually("the inference starts") { analyzer.counts.started == 1 }
+
+            let declared = 4 << 20
+            let refused = try RawConnection(port: port)
+            refused.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: \(declared)\r\n\r\n")
+            #expect(refused.send(Data(repeating: 0xAB, count: 1024)))
+            let (data, end) = await refused.untilEnd()
+            let answer = String(decoding: data, as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer.prefix(200))")
+            #expect(answer.lowercased().contains("connection: close"))
+            #expect(answer.lowercased().contains("retry-after: 1"))
+            #expect(answer.hasSuffix(#""code":"overloaded","message":"1 inferences are running and 0 requests waiting; retry after 1 s"}}"#))
+            #expect(end == .closed, "the server shut its side after the answer (not a reset, not left open)")
+            // The rest of the body: dropped by the lingering connection, no reset.
+            #expect(refused.send(Data(repeating: 0xAB, count: declared - 1024)))
+            refused.close()
+            #expect(analyzer.counts.started == 1, "the refused request never reached the pipeline")
+            #expect(await busy.response().hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    /// A client that sends its whole large body before reading, as wrk does, still reads the whole 503:
+    /// the server does not reset the connection under it.
+    @Test func aRefusalReachesAClientThatSentItsWholeBodyFirst() async throws {
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(3000))
+        let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 0 }, analyzer: analyzer)
+        try await T.live(app) { client in
+            try await T.waitUntilReady(client)
+            let port = try #require(client.port)
+            let busy = try RawConnection(port: port)
+            busy.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
+            try await T.eventually("the inference starts") { analyzer.counts.started == 1 }
+            for _ in 0..<3 {
+                let body = Data(repeating: 0xCD, count: 2 << 20)
+                let refused = try RawConnection(port: port)
+                let head = "POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: \(body.count)\r\n\r\n"
+                let sent = await withCheckedContinuation { continuation in
+                    Thread { continuation.resume(returning: refused.send(Data(head.utf8) + body)) }.start()
+                }
+                #expect(sent, "the whole body was taken, none of it refused by a reset")
+                let (data, end) = await refused.untilEnd()
+                let answer = String(decoding: data, as: UTF8.self)
+                #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer.prefix(200))")
+                #expect(answer.hasSuffix("}}"), "the whole body of the 503")
+                #expect(end == .closed)
+            }
+            #expect(await busy.response().hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
     @Test func aClientThatHangsUpCancelsItsWork() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(300), stages: 10)
         let app = try buildApplication(T.configuration(), analyzer: analyzer)
@@ -132,7 +196,19 @@ import VisageService
             // The work would take 3 s; it stops at the first checkpoint after the hang-up.
             try await T.eventually("the work stops") { analyzer.counts.stopped == 1 }
             #expect(analyzer.counts.completed == 0)
+            try await Self.expectCountedAsClientClosed(client)
         }
+    }
+
+    /// A request whose client went is counted and logged as 499 `client_closed_request`, not as a 504
+    /// `deadline_exceeded`.
+    static func expectCountedAsClientClosed(_ client: some TestClientProtocol) async throws {
+        try await T.eventually("the request is counted") {
+            try await T.metric(client, "visage_http_requests_total", ["route": "/v1/faces", "status": "499"]) == 1
+        }
+        #expect(try await T.metric(client, "visage_rejections_total", ["reason": "client_closed_request"]) == 1)
+        #expect(try await T.metric(client, "visage_rejections_total", ["reason": "deadline_exceeded"]) == 0)
+        #expect(try await T.metric(client, "visage_http_requests_total", ["status": "504"]) == 0)
     }
 
     /// Keep-alive: two analysis requests answered on one connection, and a client that hangs up during
@@ -175,6 +251,11 @@ import VisageService
             connection.shutdownSending()
             try await T.eventually("the work stops") { analyzer.counts.stopped == 1 }
             #expect(analyzer.counts.completed == 0)
+            // Nothing is sent to a client that left: the connection is closed without an answer.
+            let (data, end) = await connection.untilEnd()
+            #expect(data.isEmpty, "\(String(decoding: data.prefix(200), as: UTF8.self))")
+            #expect(end == .closed)
+            try await Self.expectCountedAsClientClosed(client)
         }
     }
 

@@ -32,15 +32,27 @@ final class RawConnection: @unchecked Sendable {
 
     func send(_ text: String) { send(Data(text.utf8)) }
 
-    func send(_ data: Data) {
-        _ = data.withUnsafeBytes { buffer in
-            #if canImport(Glibc)
-            Glibc.send(socket, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
-            #else
-            Darwin.send(socket, buffer.baseAddress, buffer.count, 0)
-            #endif
+    /// Sends all of `data`; false if the connection failed first (reset, or closed for reading by a
+    /// server that stopped reading).
+    @discardableResult func send(_ data: Data) -> Bool {
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                #if canImport(Glibc)
+                let sent = Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                #else
+                let sent = Darwin.send(socket, buffer.baseAddress! + offset, buffer.count - offset, 0)
+                #endif
+                guard sent > 0 else { return false }
+                offset += sent
+            }
+            return true
         }
     }
+
+    /// How a read ended: the server closed its sending side (FIN), reset the connection, or said nothing
+    /// for 10 s.
+    enum End: Equatable { case closed, reset, silence }
 
     /// The response, read on a thread of its own: a blocking read on Swift's cooperative pool would
     /// starve the server under test, which runs on the same pool.
@@ -64,15 +76,30 @@ final class RawConnection: @unchecked Sendable {
 
     /// Everything the server sends until it closes its side, `isComplete` holds, or 10 s of silence.
     private func receive(until isComplete: (Data) -> Bool) -> Data {
+        receiveEnding(until: isComplete).data
+    }
+
+    /// Everything the server sends, and how the sending ended (nil: `isComplete` held).
+    private func receiveEnding(until isComplete: (Data) -> Bool) -> (data: Data, end: End?) {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = recv(socket, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
+            if count == 0 { return (received, .closed) }
+            if count < 0 { return (received, errno == EAGAIN || errno == EWOULDBLOCK ? .silence : .reset) }
             received.append(contentsOf: buffer[0..<count])
-            if isComplete(received) { break }
+            if isComplete(received) { return (received, nil) }
         }
-        return received
+    }
+
+    /// Everything the server sends until it closes its side, and how it ended, read on a thread of its own.
+    func untilEnd() async -> (data: Data, end: End) {
+        await withCheckedContinuation { continuation in
+            Thread {
+                let (data, end) = self.receiveEnding { _ in false }
+                continuation.resume(returning: (data, end ?? .silence))
+            }.start()
+        }
     }
 
     /// Whether the server has sent anything (or closed) yet, without waiting or consuming it.

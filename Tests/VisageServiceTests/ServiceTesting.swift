@@ -87,6 +87,16 @@ enum ServiceTesting {
         return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
     }
 
+    /// The value of metric `name` in `/metrics` on the series whose labels include `labels` (0 when no such
+    /// series exists yet: Prometheus counters appear on their first increment).
+    static func metric(_ client: some TestClientProtocol, _ name: String, _ labels: [String: String]) async throws -> Double {
+        let text = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+        let wanted = labels.map { "\($0.key)=\"\($0.value)\"" }
+        return text.split(separator: "\n").filter { line in
+            line.hasPrefix(name + "{") && wanted.allSatisfy { line.contains($0) }
+        }.compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
+    }
+
     /// Waits until `/readyz` answers 200 (the warm-up service has run).
     static func waitUntilReady(_ client: some TestClientProtocol) async throws {
         for _ in 0..<600 {
