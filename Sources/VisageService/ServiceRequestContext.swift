@@ -1,6 +1,6 @@
 import Hummingbird
 import HummingbirdWebSocket
-import Synchronization
+import Foundation
 
 /// Per-request state: when the request arrived (its deadline counts from there), its connection's
 /// watch (a client that goes cancels its work) and the WebSocket upgrade reference Hummingbird needs
@@ -27,9 +27,11 @@ public struct ServiceRequestContext: RequestContext, WebSocketRequestContext {
     func releaseWebSocket() { upgrade.release() }
 
     /// Shared by every copy of one request's context, so releasing it breaks the cycle for all of them.
-    private final class UpgradeSlot: Sendable {
-        private let slot = Mutex<WebSocketHandlerReference<ServiceRequestContext>?>(.init())
-        var reference: WebSocketHandlerReference<ServiceRequestContext>? { slot.withLock { $0 } }
-        func release() { slot.withLock { $0 = nil } }
+    /// A lock, not `Synchronization.Mutex`, which needs macOS 15 where the package supports 14.
+    private final class UpgradeSlot: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slot: WebSocketHandlerReference<ServiceRequestContext>? = .init()
+        var reference: WebSocketHandlerReference<ServiceRequestContext>? { lock.withLock { slot } }
+        func release() { lock.withLock { slot = nil } }
     }
 }

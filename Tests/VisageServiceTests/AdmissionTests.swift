@@ -11,6 +11,7 @@ struct AdmissionTests {
     /// caller then waited with a slot free, and so did every caller after it (FIFO), until their deadline.
     /// Seen on the wire as 4 requests stalled 10 s and answered 504 with no inference running (FUZZING.md
     /// finding 16; service-faults.py's capacity step, 3 runs in 6).
+    @available(macOS 15, *)
     @Test func everyCallerGetsASlotUnderContention() async throws {
         let admission = Admission(slots: 2, queueLength: 2, retryAfterSeconds: 1)
         let finished = try await ServiceTesting.within(.seconds(60), "16 callers × 200 runs through 2 slots") {

@@ -23,6 +23,7 @@ import VisageService
     /// One request, debug build, on a shared 2-core machine (decodable files run the detector).
     static let timeLimit = Duration.seconds(20)
 
+    @available(macOS 15, *)
     @Test func everyCorpusImageGetsTheLibrarysCodeOverHTTP() async throws {
         struct Manifest: Decodable { var entries: [Entry] }
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: Self.folder.appendingPathComponent("manifest.json")))

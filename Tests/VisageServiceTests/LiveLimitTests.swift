@@ -14,6 +14,7 @@ import VisageService
 
     /// 16 requests at once against 2 slots and 2 queue places: the rest are refused at once with 503 and
     /// Retry-After, and every accepted request is answered with its own correct record.
+    @available(macOS 15, *)
     @Test func burstGetsOnly200sAnd503sAndEveryAcceptedRequestIsRight() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(100))
         let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 2; $0.queueLength = 2 }, analyzer: analyzer)
@@ -55,6 +56,7 @@ import VisageService
 
     /// With every slot and queue place taken by slow requests, further requests are refused at once:
     /// while the first inference is still running, whatever the machine's speed.
+    @available(macOS 15, *)
     @Test func refusalsComeAtOnceWhenFull() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(2000))
         let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1 }, analyzer: analyzer)
@@ -83,6 +85,7 @@ import VisageService
 
     /// The 504 is sent at the deadline, while the pipeline is still inside its 4 s stage; the pipeline
     /// stops at the checkpoint that ends that stage.
+    @available(macOS 15, *)
     @Test func deadlineIs504AndThePipelineStopsAtItsNextCheckpoint() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(4000), stages: 2)
         let app = try buildApplication(T.configuration { $0.requestDeadline = .milliseconds(1000) }, analyzer: analyzer)
@@ -101,6 +104,7 @@ import VisageService
         }
     }
 
+    @available(macOS 15, *)
     @Test func slowBodyIs408AndAStreamPastTheLimitIs413() async throws {
         let app = try buildApplication(
             T.configuration { $0.bodyTimeout = .milliseconds(300); $0.maxBodyBytes = 1000 }, analyzer: FakeAnalyzer())
@@ -125,6 +129,7 @@ import VisageService
     /// says `Connection: close` and arrives although only 1 KB of a declared 4 MiB was sent, the server
     /// then shuts its side (FIN, not a reset), and what the client still sends is taken and dropped, so
     /// its sending does not fail either.
+    @available(macOS 15, *)
     @Test func aRefusalClosesWithoutReadingTheBody() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(3000))
         let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 0 }, analyzer: analyzer)
@@ -156,6 +161,7 @@ import VisageService
 
     /// A client that sends its whole large body before reading, as wrk does, still reads the whole 503:
     /// the server does not reset the connection under it.
+    @available(macOS 15, *)
     @Test func aRefusalReachesAClientThatSentItsWholeBodyFirst() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(3000))
         let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 0 }, analyzer: analyzer)
@@ -183,6 +189,7 @@ import VisageService
         }
     }
 
+    @available(macOS 15, *)
     @Test func aClientThatHangsUpCancelsItsWork() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(300), stages: 10)
         let app = try buildApplication(T.configuration(), analyzer: analyzer)
@@ -213,6 +220,7 @@ import VisageService
 
     /// Keep-alive: two analysis requests answered on one connection, and a client that hangs up during
     /// the second still cancels its work (the connection watch, not the request stream, sees it go).
+    @available(macOS 15, *)
     @Test func oneConnectionCarriesSeveralRequestsAndAHangUpStillCancels() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(150), stages: 8)
         let app = try buildApplication(T.configuration(), analyzer: analyzer)
@@ -239,6 +247,7 @@ import VisageService
     }
 
     /// A client that stops sending (half-closes) after its request is treated as gone, as before.
+    @available(macOS 15, *)
     @Test func aClientThatHalfClosesCancelsItsWork() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(300), stages: 10)
         let app = try buildApplication(T.configuration(), analyzer: analyzer)
@@ -259,6 +268,7 @@ import VisageService
         }
     }
 
+    @available(macOS 15, *)
     @Test func webSocketKeepsOnlyTheNewestFrameAndCountsSkips() async throws {
         // 300 ms a frame against eight frames sent at once: frames wait, so some are skipped.
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(300), stages: 1)
@@ -291,6 +301,7 @@ import VisageService
         }
     }
 
+    @available(macOS 15, *)
     @Test func webSocketConnectionLimitAndMessageSize() async throws {
         let app = try buildApplication(
             T.configuration { $0.maxWebSocketConnections = 1; $0.maxWebSocketMessageBytes = 1024 }, analyzer: FakeAnalyzer())
@@ -342,6 +353,7 @@ extension LiveLimitTests {
     /// the service, or model-heavy suites beside this one, may do), requests are still answered: the
     /// service runs on its own executor (and this test's code on the tests' executor). Proved by order,
     /// not by time: the answers arrive while every blocker is still asleep.
+    @available(macOS 15, *)
     @Test func answersWhileTheCooperativePoolIsBlocked() async throws {
         let app = try buildApplication(T.configuration(), analyzer: FakeAnalyzer())
         try await T.live(app) { client in
@@ -370,6 +382,7 @@ extension LiveLimitTests {
 
     /// The limit every live test runs under holds even for work that ignores cancellation: the test fails
     /// with the wait's name at the limit instead of hanging the run.
+    @available(macOS 15, *)
     @Test func aWaitThatNeverEndsFailsAtItsLimit() async throws {
         let start = ContinuousClock.now
         try await withKnownIssue {
@@ -382,6 +395,7 @@ extension LiveLimitTests {
         #expect(ContinuousClock.now - start < .seconds(10))
     }
 
+    @available(macOS 15, *)
     @Test func webSocketNeedsTheAPIKeyWhenOneIsSet() async throws {
         let app = try buildApplication(T.configuration { $0.apiKey = "s3cret" }, analyzer: FakeAnalyzer())
         try await T.live(app) { client in

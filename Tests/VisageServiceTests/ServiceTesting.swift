@@ -6,6 +6,10 @@ import Visage
 import VisageService
 
 /// Building the application as `visage serve` does, with port 0, and checking answers on the wire.
+///
+/// The live helpers run servers and tests on task executors (`ServiceExecutor`, macOS 15); the suites
+/// that use them say so with `@available(macOS 15, *)`, so the package's tests build for macOS 14 and
+/// Swift Testing skips those suites there.
 enum ServiceTesting {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Samples").standardizedFileURL
 
@@ -26,6 +30,7 @@ enum ServiceTesting {
     /// Runs `body`, throwing ``TimedOut`` (which names `what`) if it has not finished within `limit`: a hang
     /// in the server, its drain or a client library then costs one failed test, not the whole run. The
     /// late work is cancelled and left behind (it may never end: that is what is being reported).
+    @available(macOS 15, *)
     static func within<R: Sendable>(
         _ limit: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> R
     ) async throws -> R {
@@ -50,11 +55,13 @@ enum ServiceTesting {
     /// first parse, decoding answers) cannot hold up another test's server. Many threads, because a
     /// lazily made static (the OpenAPI document, parsed for seconds in a debug build) blocks every thread
     /// that reaches it meanwhile: with few threads, all of them, and every test's next step with them.
+    @available(macOS 15, *)
     static let testExecutor = ServiceExecutor(threads: 16, name: "visage test")
 
     /// A test on a live server (`app.test(.live)` or `.ahc`), server start and drain included, bounded by
     /// `limit`. The server runs on the service's executor, as `visage serve` does; the test's code on
     /// ``testExecutor``.
+    @available(macOS 15, *)
     static func live<R: Sendable>(
         _ app: some ApplicationProtocol, _ setup: TestingSetup = .live, limit: Duration = .seconds(90),
         _ test: @escaping @Sendable (any TestClientProtocol) async throws -> R

@@ -17,6 +17,7 @@ import VisageService
     /// Six clients drip bodies against 1 slot and 1 queue place (three times the places): another client's
     /// requests are answered 200 meanwhile, each about as fast as the fake inference, and every slow body
     /// gets 408 at the body timeout.
+    @available(macOS 15, *)
     @Test func slowBodiesTimeOutAndOtherClientsAreAnswered() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(20))
         let app = try buildApplication(
@@ -52,6 +53,7 @@ import VisageService
 
     /// With every place taken by complete requests, a request is still refused at once with 503 and
     /// Retry-After, before its body is read: here the body is never sent.
+    @available(macOS 15, *)
     @Test func aFullServiceRefusesBeforeReadingTheBody() async throws {
         let analyzer = FakeAnalyzer(stageDelay: .milliseconds(800))
         let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1 }, analyzer: analyzer)
@@ -77,6 +79,7 @@ import VisageService
 
     /// The bodies still arriving share one budget of bytes: a body that would pass it is refused with 503
     /// and Retry-After, and once the body holding the budget times out the next one is read and answered.
+    @available(macOS 15, *)
     @Test func bodiesBeingReceivedAreBoundedByTheBudget() async throws {
         let app = try buildApplication(
             T.configuration { $0.maxBodyBytes = 64 * 1024; $0.maxReceivingBodyBytes = 64 * 1024; $0.bodyTimeout = .milliseconds(5000) },

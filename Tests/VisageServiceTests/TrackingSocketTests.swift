@@ -43,6 +43,7 @@ import VisageService
         return url
     }
 
+    @available(macOS 15, *)
     @Test func trackingIDsHoldWhileTheFaceStaysAndNoFaceDetectedFollowsItsLeaving() async throws {
         let url = try Self.clip(faceFrames: 6, emptyFrames: 8)
         defer { try? FileManager.default.removeItem(at: url) }
@@ -113,6 +114,7 @@ import VisageService
     /// The first message's `attention` reaches the tracker: a short minimum duration reports the
     /// astronaut's attention sooner than the default 0.5 s, a head cone of 0.01° reports none, and a
     /// cone out of range is refused with `invalid_parameter`.
+    @available(macOS 15, *)
     @Test func attentionOptionsReachTheTracker() async throws {
         let url = try Self.clip(faceFrames: 5, emptyFrames: 0)
         defer { try? FileManager.default.removeItem(at: url) }
