@@ -55,7 +55,7 @@ def main():
     out = {"about": "visage track --json --debounce 0 on real clips: per frame, [trackingID, pitch, yaw, "
                     "headAngleFromCamera, gaze angleFromCamera] per face (Scripts/make-track-series-fixtures.py)",
            "attentionChanges": changes, "clips": {}}
-    for name in ["attention", "carphone", "wolfgang", "man"]:
+    for name in ["attention", "carphone", "wolfgang", "man", "title-man"]:
         out["clips"][name] = series(args.visage, CLIPS.get(name) or clip(name))
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:

@@ -107,7 +107,7 @@ struct RealClipSeriesTests {
     /// The carphone man dips his head 10° then throws it back 19° and down again within 0.3 s while he
     /// exclaims (MediaPipe's own fitted pose and a fit of the upper face alone show it too: real motion,
     /// not a fitting artefact); the attention clip repeats him three times.
-    @Test(arguments: ["wolfgang", "man", "carphone", "attention"])
+    @Test(arguments: ["wolfgang", "man", "title-man", "carphone", "attention"])
     func talkingGivesNoGestures(clip: String) {
         #expect(Self.fixture.clips[clip]!.count > 60)
         #expect(Self.gestures(clip).isEmpty, "\(Self.gestures(clip))")
