@@ -12,7 +12,8 @@ frames. Checks, for anyone's attention (events without trackingID):
   * one faceDetected and no noFaceDetected (a face is present throughout, looking or not);
   * no nod or shake.
 
-Prints the events, each change's delay and the verdict; exits 1 when a check fails.
+Prints the events, each change's delay and the verdict, and for an attention event at no change of
+label the head and gaze angles of the frames that led to it; exits 1 when a check fails.
 
     Scripts/check-attention-clip.py [--visage .build/release/visage]
 """
@@ -42,11 +43,13 @@ def main():
         previous = segment["watching"]
         start += segment["to"] - segment["from"]
     run = subprocess.run(
-        [args.visage, "track", CLIP, "--json", "--events-only", "--debounce", str(DEBOUNCE),
+        [args.visage, "track", CLIP, "--json", "--debounce", str(DEBOUNCE),
          "--attention-duration", str(DURATION)], capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"visage track failed ({run.returncode}): {run.stderr}")
-    events = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
+    records = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
+    events = [r for r in records if "event" in r]
+    frames = [r for r in records if "faces" in r]
     for event in events:
         print(json.dumps(event))
     print(run.stderr.strip().splitlines()[-1] if run.stderr.strip() else "")
@@ -67,6 +70,14 @@ def main():
     extra = [anyone[i] for i in range(len(anyone)) if i not in matched]
     if extra:
         failures.append(f"attention events at no change of label: {extra}")
+        # What the frames before each extra event read: the run of frames that made it.
+        for name, time in extra:
+            print(f"frames up to the extra {name} at {time:.2f} s (time: head and gaze degrees from the camera; eyes' pitch in the head):")
+            for frame in frames:
+                if time - DURATION - 0.3 <= frame["time"] <= time and frame["faces"]:
+                    gaze = frame["faces"][0].get("gaze") or {}
+                    eyes = [gaze.get(e, {}).get("pitch") for e in ("leftEye", "rightEye")]
+                    print(f"    {frame['time']:.2f} s: head {gaze.get('headAngleFromCamera')}, gaze {gaze.get('angleFromCamera')}, eyes' pitch {eyes}")
     presence = [e["event"] for e in events if e["event"] in ("faceDetected", "noFaceDetected")]
     if presence != ["faceDetected"]:
         failures.append(f"presence events {presence}, expected one faceDetected")
