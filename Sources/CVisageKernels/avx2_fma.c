@@ -49,13 +49,18 @@ AVX2_INLINE void store_n(float *p, __m256 v, size_t n) {
     if (n & 1) _mm_store_ss(p, half);
 }
 
-/// The conv tile for a compile-time MR and NR (8 or 16); inlined into each named kernel so the
-/// accumulators live in registers (6 × 2 = 12 of them hides the FMA latency on two FMA ports).
-/// The 8-wide tile serves panels with at most 8 channels left: half the FMAs, same loads.
+/// The conv tile for a compile-time MR and NR (8 or 16): 6 × 16 or 12 × 8, twelve accumulators
+/// either way, enough to cover the FMA latency on two ports with the weights, a broadcast and
+/// the pointers in the rest of the 16 YMM registers. Pixel i's tap t is `a[t * AS + i]` (AS: the
+/// driver's MR). KC, when not 0, is the compile-time kc of a 1×1 convolution whose pixels lie
+/// KC floats apart from a[0]: the loads then take one base register and constant offsets and
+/// the k loop unrolls, instead of MR pointers competing for the general registers (the
+/// models' 8- and 16-channel layers at 128×128 and 96×96 spend as long on loop overhead as on
+/// FMAs otherwise). The clamp is skipped when it is infinite.
 AVX2_INLINE void conv_tile(
-    const size_t MR, const size_t NR, size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a,
-    const float *w, float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
-    float min, float max, const float *slopes) {
+    const size_t MR, const size_t NR, const size_t AS, const size_t KC, size_t mr, size_t nc, size_t kc, size_t ks,
+    const float *const *a, const float *w, float *c, size_t c_stride, const float *residual, size_t r_stride,
+    size_t r_nc, float min, float max, const float *slopes) {
     __m256 acc0[VISAGE_CONV_MR_MAX], acc1[VISAGE_CONV_MR_MAX];
     const __m256 bias0 = _mm256_loadu_ps(w), bias1 = NR == 16 ? _mm256_loadu_ps(w + 8) : bias0;
     UNROLL for (size_t i = 0; i < MR; i++) {
@@ -63,16 +68,28 @@ AVX2_INLINE void conv_tile(
         acc1[i] = bias1;
     }
     w += 16;
-    for (size_t t = 0; t < ks; t++) {
-        const float *ap[VISAGE_CONV_MR_MAX];
-        UNROLL for (size_t i = 0; i < MR; i++) ap[i] = a[t * MR + i];
-        for (size_t k = 0; k < kc; k++) {
-            const __m256 w0 = _mm256_loadu_ps(w), w1 = NR == 16 ? _mm256_loadu_ps(w + 8) : w0;
-            w += 16;
+    if (KC != 0) {
+        const float *a0 = a[0];
+        UNROLL for (size_t k = 0; k < KC; k++) {
+            const __m256 w0 = _mm256_loadu_ps(w + 16 * k), w1 = NR == 16 ? _mm256_loadu_ps(w + 16 * k + 8) : w0;
             UNROLL for (size_t i = 0; i < MR; i++) {
-                const __m256 x = _mm256_broadcast_ss(ap[i] + k);
+                const __m256 x = _mm256_broadcast_ss(a0 + i * KC + k);
                 acc0[i] = _mm256_fmadd_ps(x, w0, acc0[i]);
                 if (NR == 16) acc1[i] = _mm256_fmadd_ps(x, w1, acc1[i]);
+            }
+        }
+    } else {
+        for (size_t t = 0; t < ks; t++) {
+            const float *ap[VISAGE_CONV_MR_MAX];
+            UNROLL for (size_t i = 0; i < MR; i++) ap[i] = a[t * AS + i];
+            for (size_t k = 0; k < kc; k++) {
+                const __m256 w0 = _mm256_loadu_ps(w), w1 = NR == 16 ? _mm256_loadu_ps(w + 8) : w0;
+                w += 16;
+                UNROLL for (size_t i = 0; i < MR; i++) {
+                    const __m256 x = _mm256_broadcast_ss(ap[i] + k);
+                    acc0[i] = _mm256_fmadd_ps(x, w0, acc0[i]);
+                    if (NR == 16) acc1[i] = _mm256_fmadd_ps(x, w1, acc1[i]);
+                }
             }
         }
     }
@@ -82,18 +99,35 @@ AVX2_INLINE void conv_tile(
     size_t offsets[VISAGE_CONV_MR_MAX];
     UNROLL for (size_t i = 0; i < MR; i++) offsets[i] = (i < mr ? i : mr - 1) * c_stride;
     if (residual != NULL) {
-        // Masked loads never read past the residual row's last channel; the rest add zero.
-        const __m256i m0 = lane_mask(r_nc < 8 ? r_nc : 8), m1 = lane_mask(r_nc > 8 ? r_nc - 8 : 0);
-        UNROLL for (size_t i = 0; i < MR; i++) {
-            const float *ri = residual + (i < mr ? i : mr - 1) * r_stride;
-            acc0[i] = _mm256_add_ps(acc0[i], _mm256_maskload_ps(ri, m0));
-            if (NR == 16) acc1[i] = _mm256_add_ps(acc1[i], _mm256_maskload_ps(ri + 8, m1));
+        if (r_nc == NR) {
+            UNROLL for (size_t i = 0; i < MR; i++) {
+                const float *ri = residual + (i < mr ? i : mr - 1) * r_stride;
+                acc0[i] = _mm256_add_ps(acc0[i], _mm256_loadu_ps(ri));
+                if (NR == 16) acc1[i] = _mm256_add_ps(acc1[i], _mm256_loadu_ps(ri + 8));
+            }
+        } else {
+            // Masked loads never read past the residual row's last channel; the rest add zero.
+            const __m256i m0 = lane_mask(r_nc < 8 ? r_nc : 8), m1 = lane_mask(r_nc > 8 ? r_nc - 8 : 0);
+            UNROLL for (size_t i = 0; i < MR; i++) {
+                const float *ri = residual + (i < mr ? i : mr - 1) * r_stride;
+                acc0[i] = _mm256_add_ps(acc0[i], _mm256_maskload_ps(ri, m0));
+                if (NR == 16) acc1[i] = _mm256_add_ps(acc1[i], _mm256_maskload_ps(ri + 8, m1));
+            }
         }
     }
-    const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
-    UNROLL for (size_t i = 0; i < MR; i++) {
-        acc0[i] = epilogue(acc0[i], vmin, vmax, slopes);
-        if (NR == 16) acc1[i] = epilogue(acc1[i], vmin, vmax, slopes == NULL ? NULL : slopes + 8);
+    if (min > -INFINITY || max < INFINITY) {
+        const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
+        UNROLL for (size_t i = 0; i < MR; i++) {
+            acc0[i] = _mm256_min_ps(vmax, _mm256_max_ps(vmin, acc0[i]));
+            if (NR == 16) acc1[i] = _mm256_min_ps(vmax, _mm256_max_ps(vmin, acc1[i]));
+        }
+    }
+    if (slopes != NULL) {
+        const __m256 s0 = _mm256_loadu_ps(slopes), s1 = NR == 16 ? _mm256_loadu_ps(slopes + 8) : s0;
+        UNROLL for (size_t i = 0; i < MR; i++) {
+            acc0[i] = _mm256_blendv_ps(acc0[i], _mm256_mul_ps(acc0[i], s0), acc0[i]);
+            if (NR == 16) acc1[i] = _mm256_blendv_ps(acc1[i], _mm256_mul_ps(acc1[i], s1), acc1[i]);
+        }
     }
     float *rows[VISAGE_CONV_MR_MAX];
     UNROLL for (size_t i = 0; i < MR; i++) rows[i] = c + offsets[i];
@@ -110,18 +144,58 @@ AVX2_INLINE void conv_tile(
     }
 }
 
-AVX2 void visage_f32_conv_ukernel__avx2_fma_6x16(
-    size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
-    float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
-    float min, float max, const float *slopes) {
-    conv_tile(6, 16, mr, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+/// 1 when the tile is a whole 1×1 tile whose pixels lie kc floats apart (a pointwise layer), the
+/// case the KC-specialised tiles take.
+AVX2_INLINE int contiguous_tile(size_t mr, size_t kc, size_t ks, const float *const *a) {
+    if (ks != 1 || mr != 12) return 0;
+    int same = 1;
+    UNROLL for (size_t i = 1; i < 12; i++) same &= a[i] == a[0] + i * kc;
+    return same;
 }
 
-AVX2 void visage_f32_conv_ukernel__avx2_fma_6x8(
+/// 12 pixels × 16 channels as two 6 × 16 halves (twelve accumulators each); the second half is
+/// skipped when the tile has at most 6 pixels.
+AVX2 void visage_f32_conv_ukernel__avx2_fma_12x16(
     size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
     float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
     float min, float max, const float *slopes) {
-    conv_tile(6, 8, mr, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+    const size_t m1 = mr < 6 ? mr : 6, m2 = mr > 6 ? mr - 6 : 0;
+    const float *r2 = residual != NULL ? residual + 6 * r_stride : NULL;
+    if (contiguous_tile(mr, kc, ks, a)) {
+        const float *b[1] = {a[6]};
+        if (kc == 8) {
+            conv_tile(6, 16, 12, 8, 6, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+            conv_tile(6, 16, 12, 8, 6, nc, kc, ks, b, w, c + 6 * c_stride, c_stride, r2, r_stride, r_nc, min, max, slopes);
+            return;
+        }
+        if (kc == 16) {
+            conv_tile(6, 16, 12, 16, 6, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+            conv_tile(6, 16, 12, 16, 6, nc, kc, ks, b, w, c + 6 * c_stride, c_stride, r2, r_stride, r_nc, min, max, slopes);
+            return;
+        }
+    }
+    conv_tile(6, 16, 12, 0, m1, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+    if (m2 > 0)
+        conv_tile(6, 16, 12, 0, m2, nc, kc, ks, a + 6, w, c + 6 * c_stride, c_stride, r2, r_stride, r_nc, min, max, slopes);
+}
+
+/// 12 pixels × at most 8 channels: twelve accumulators in one pass (a 6 × 8 tile would leave
+/// the FMA ports waiting on latency).
+AVX2 void visage_f32_conv_ukernel__avx2_fma_12x8(
+    size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
+    float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes) {
+    if (contiguous_tile(mr, kc, ks, a)) {
+        if (kc == 8) {
+            conv_tile(12, 8, 12, 8, 12, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+            return;
+        }
+        if (kc == 16) {
+            conv_tile(12, 8, 12, 16, 12, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+            return;
+        }
+    }
+    conv_tile(12, 8, 12, 0, mr, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
 }
 
 /// One output pixel over every panel (`nc` channels, panels `w_stride` floats apart): a GEMV that

@@ -70,9 +70,9 @@ static const visage_kernel_set portable_set = {
 
 #if defined(__x86_64__) || defined(__i386__)
 static const visage_kernel_set avx2_fma_set = {
-    .conv = visage_f32_conv_ukernel__avx2_fma_6x16,
-    .conv_narrow = visage_f32_conv_ukernel__avx2_fma_6x8,
-    .conv_mr = 6,
+    .conv = visage_f32_conv_ukernel__avx2_fma_12x16,
+    .conv_narrow = visage_f32_conv_ukernel__avx2_fma_12x8,
+    .conv_mr = 12,
     .gemv = visage_f32_gemv_ukernel__avx2_fma_4x16,
     .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,
     .dwconv_9 = visage_f32_dwconv_ukernel__avx2_fma_9p16,

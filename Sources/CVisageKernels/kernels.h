@@ -2,7 +2,7 @@
 // C target: Swift sees only the drivers in include/CVisageKernels.h.
 //
 // Names follow one grammar: visage_<type>_<operation>_ukernel__<isa>_<unroll>, e.g.
-// visage_f32_conv_ukernel__avx2_fma_6x16 computes 6 output pixels × 16 output channels.
+// visage_f32_conv_ukernel__avx2_fma_12x16 computes 12 output pixels × 16 output channels.
 #ifndef VISAGE_KERNELS_PRIVATE_H
 #define VISAGE_KERNELS_PRIVATE_H
 
@@ -115,11 +115,11 @@ void visage_f32_gemv_ukernel__portable_1x16(
 // Cold in every bundled model (a few outputs), so portable only.
 void visage_f32_vsigmoid_ukernel__portable_u1(size_t, const float *, float *);
 #if defined(__x86_64__) || defined(__i386__)
-VISAGE_DECLARE_SET(avx2_fma, 6x16)
+VISAGE_DECLARE_SET(avx2_fma, 12x16)
 void visage_f32_gemv_ukernel__avx2_fma_4x16(
     size_t, size_t, size_t, const float *const *, const float *, size_t, float *, const float *, size_t, float,
     float, const float *);
-void visage_f32_conv_ukernel__avx2_fma_6x8(
+void visage_f32_conv_ukernel__avx2_fma_12x8(
     size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,
     size_t, float, float, const float *);
 // AVX-512: its own convolution and elementwise kernels; depthwise and pooling come from AVX2.

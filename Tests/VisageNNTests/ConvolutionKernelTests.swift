@@ -47,6 +47,12 @@ struct ConvolutionKernelTests {
         Case(shape: .init(inputHeight: 5, inputWidth: 40, inputChannels: 4, outputHeight: 5, outputWidth: 40, outputChannels: 9, kernelHeight: 3, kernelWidth: 3, padTop: 1, padLeft: 1), epilogue: .relu6),
         // One output pixel: mesh's 2×2 head.
         Case(shape: .init(inputHeight: 2, inputWidth: 2, inputChannels: 20, outputHeight: 1, outputWidth: 1, outputChannels: 37, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2), epilogue: .prelu),
+        // 1×1 layers of 8 and 16 input channels (mesh's 128×128 and full range's 96×96 ones): whole
+        // 12-pixel tiles take the AVX2 tiles specialised for those depths, tails the general ones.
+        Case(shape: .init(inputHeight: 4, inputWidth: 30, inputChannels: 16, outputHeight: 4, outputWidth: 30, outputChannels: 8, kernelHeight: 1, kernelWidth: 1), epilogue: .prelu),
+        Case(shape: .init(inputHeight: 5, inputWidth: 7, inputChannels: 8, outputHeight: 5, outputWidth: 7, outputChannels: 16, kernelHeight: 1, kernelWidth: 1), epilogue: .clampAndPrelu),
+        Case(shape: .init(inputHeight: 6, inputWidth: 6, inputChannels: 16, outputHeight: 6, outputWidth: 6, outputChannels: 21, kernelHeight: 1, kernelWidth: 1), epilogue: .relu6),
+        Case(shape: .init(inputHeight: 4, inputWidth: 13, inputChannels: 8, outputHeight: 4, outputWidth: 13, outputChannels: 5, kernelHeight: 1, kernelWidth: 1)),
     ]
 
     @Test(arguments: cases, KernelISA.available)
@@ -88,7 +94,7 @@ struct ConvolutionKernelTests {
 
     /// A fused residual ADD: added after the bias, before clamp and PReLU, also in place and
     /// with fewer channels than the output (a fused channel PAD: the rest add zero).
-    @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12], cases[17], cases[18], cases[20], cases[22]], Residual.allCases)
+    @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12], cases[17], cases[18], cases[20], cases[22], cases[23], cases[24], cases[25]], Residual.allCases)
     func residualMatchesReference(_ testCase: Case, residual placement: Residual) {
         let shape = testCase.shape
         var random = SplitMix64(seed: fixedSeed("residual " + testCase.testDescription))
@@ -145,7 +151,7 @@ struct ConvolutionKernelTests {
 
     /// Threads may share a layer by panels of output channels as well as by rows: any cut gives
     /// the whole run's values bit for bit (the one-pixel GEMV included), and a part writes only its block.
-    @Test(arguments: [cases[2], cases[4], cases[16], cases[17], cases[18], cases[19], cases[22]], KernelISA.available)
+    @Test(arguments: [cases[2], cases[4], cases[16], cases[17], cases[18], cases[19], cases[22], cases[25]], KernelISA.available)
     func channelRangesGiveTheWholeRunsValues(_ testCase: Case, isa: KernelISA) {
         let shape = testCase.shape
         var random = SplitMix64(seed: fixedSeed("channels " + testCase.testDescription))
