@@ -23,19 +23,23 @@ public struct HeadGestureOptions: Sendable, Hashable {
     /// The other axis may move at most this fraction of the gesture's own swing meanwhile, so a
     /// diagonal or circular head movement is neither.
     public var crossAxisRatio: Double
-    /// The two full swings of one oscillation are alike: the smaller extent and the shorter duration
-    /// are at least this fraction of the other's. A talking head's dip followed by a jerk is not.
+    /// The two full swings of one oscillation are alike in extent: the smaller is at least this fraction
+    /// of the larger. A talking head's dip followed by a throw of twice its size is not.
     public var swingSimilarity: Double
-    /// A single frame that leaps this far (degrees) from both its neighbours while they agree is a
-    /// tracking glitch and is replaced by their mean.
+    /// ... and in rhythm: the shorter lasts at least this fraction of the longer. A jerk's quick return
+    /// after a slow rise is not (looser than the extent's: sampling and dropped frames move a turning
+    /// point's time by a frame or more, a large part of a 3 Hz half-period).
+    public var rhythmSimilarity: Double
+    /// A single frame that leaps this far (degrees) from both its neighbours while they agree, out and
+    /// back within less than the quickest swing, is a tracking glitch and is replaced by their mean.
     public var spike: Double
 
     public init(
         minimumSwing: Double = 6, swingDuration: ClosedRange<Double> = 0.1...1.25, crossAxisRatio: Double = 0.6,
-        swingSimilarity: Double = 0.6, spike: Double = 12
+        swingSimilarity: Double = 0.6, rhythmSimilarity: Double = 0.5, spike: Double = 12
     ) {
         (self.minimumSwing, self.swingDuration, self.crossAxisRatio) = (minimumSwing, swingDuration, crossAxisRatio)
-        (self.swingSimilarity, self.spike) = (swingSimilarity, spike)
+        (self.swingSimilarity, self.rhythmSimilarity, self.spike) = (swingSimilarity, rhythmSimilarity, spike)
     }
 }
 
@@ -46,9 +50,9 @@ public struct HeadGestureOptions: Sendable, Hashable {
 ///
 /// Each axis is followed by a zigzag: the running extreme is a turning point once the angle has come
 /// back from it by the minimum swing. When a third turning point is confirmed and the two full swings
-/// before it are alike (``HeadGestureOptions/swingSimilarity``) while the other axis stayed
-/// comparatively still, one event is reported; further reversals of the same back-and-forth extend it
-/// without new events. Why two alike swings: people who talk or exclaim move their heads by nod-sized
+/// before it are alike (``HeadGestureOptions/swingSimilarity``, ``HeadGestureOptions/rhythmSimilarity``)
+/// while the other axis stayed comparatively still, one event is reported; further reversals of the
+/// same back-and-forth extend it without new events. Why two alike swings: people who talk or exclaim move their heads by nod-sized
 /// amounts too (the carphone man dips 10° then throws his head back 19° and down again within 0.2 s),
 /// but one dip and a jerk is not an oscillation, and a jerk's quick return is not alike the swing
 /// before or after it. A turning point's time is the middle of the span the angle dwells near its
@@ -136,7 +140,8 @@ package struct HeadGestureDetector: Sendable {
         let sample = Sample(time: time, pitch: pitchDegrees, yaw: yawDegrees)
         defer { pending = sample }
         guard var held = pending, time > held.time else { return [] }
-        if let previous = history.last {
+        // Out and back quicker than the quickest swing is no head motion.
+        if let previous = history.last, time - previous.time < options.swingDuration.lowerBound {
             held.pitch = despiked(previous.pitch, held.pitch, sample.pitch)
             held.yaw = despiked(previous.yaw, held.yaw, sample.yaw)
         }
@@ -195,12 +200,14 @@ package struct HeadGestureDetector: Sendable {
         let times = [b, c, d].map { dwellMiddle($0, axis: axis, tolerance: 0.15 * swings.min()!) }
         let durations = [times[1] - times[0], times[2] - times[1]]
         guard durations.allSatisfy({ options.swingDuration.contains($0) }),
-              durations.min()! >= options.swingSimilarity * durations.max()!
+              durations.min()! >= options.rhythmSimilarity * durations.max()!
         else { return nil }
         let during = history.filter { $0.time >= b.time && $0.time <= d.time }.map { $0[keyPath: otherAxis] }
         if let low = during.min(), let high = during.max(), high - low > options.crossAxisRatio * swings.max()! { return nil }
-        // A back-and-forth already reported (its turning point `b` inside it) only extends.
-        let isNew = b.time >= zigzag.reportedThrough
+        // A back-and-forth already reported only extends, also after swings that fell short of the
+        // rules in between (one badly sampled turning point spoils three triples): a new gesture starts
+        // more than a swing's longest duration after the last one ended.
+        let isNew = b.time > zigzag.reportedThrough + options.swingDuration.upperBound
         zigzag.reportedThrough = d.time
         guard isNew else { return nil }
         // The gesture starts where the motion into `b` started when that was quick, else at `b`.
