@@ -245,6 +245,61 @@ AVX2 void visage_f32_gemv_ukernel__avx2_fma_4x16(
         gemv_panels(1, n, nc, kc, ks, a, w, w_stride, c, residual, r_nc, min, max, slopes);
 }
 
+/// The sum of v's lanes.
+AVX2_INLINE float sum_lanes(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
+}
+
+/// One dot kernel output: residual, clamp (the value second in max and min, so NaN stays NaN),
+/// then PReLU on the sign bit, as the tile's epilogue does it lane by lane.
+AVX2_INLINE void dot_store(
+    float s, size_t j, float *c, const float *r, size_t r_nc, float min, float max, const float *slopes) {
+    if (r != NULL && j < r_nc) s += r[j];
+    s = _mm_cvtss_f32(_mm_min_ss(_mm_set_ss(max), _mm_max_ss(_mm_set_ss(min), _mm_set_ss(s))));
+    if (slopes != NULL && signbit(s)) s *= slopes[j];
+    c[j] = s;
+}
+
+/// Pixels in pairs, each channel's weights swept once per pair, 16 floats per step in four
+/// chains (two per pixel); the tail of kc through masked input loads against zero-padded weights.
+AVX2 void visage_f32_dot_ukernel__avx2_fma_2x16(
+    size_t mr, size_t nc, size_t kc, const float *const *a, const float *wt, size_t wt_stride,
+    const float *bias, float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes) {
+    const size_t full = kc & ~(size_t)15, rest = kc - full;
+    const __m256i m0 = lane_mask(rest < 8 ? rest : 8), m1 = lane_mask(rest > 8 ? rest - 8 : 0);
+    for (size_t i = 0; i < mr; i += 2) {
+        const int pair = i + 1 < mr;
+        const float *x0 = a[i], *x1 = a[pair ? i + 1 : i];
+        for (size_t j = 0; j < nc; j++) {
+            const float *w = wt + j * wt_stride;
+            __m256 p0 = _mm256_setzero_ps(), p1 = p0, q0 = p0, q1 = p0;
+            size_t k = 0;
+            for (; k < full; k += 16) {
+                const __m256 w0 = _mm256_loadu_ps(w + k), w1 = _mm256_loadu_ps(w + k + 8);
+                p0 = _mm256_fmadd_ps(_mm256_loadu_ps(x0 + k), w0, p0);
+                p1 = _mm256_fmadd_ps(_mm256_loadu_ps(x0 + k + 8), w1, p1);
+                q0 = _mm256_fmadd_ps(_mm256_loadu_ps(x1 + k), w0, q0);
+                q1 = _mm256_fmadd_ps(_mm256_loadu_ps(x1 + k + 8), w1, q1);
+            }
+            if (rest > 0) {
+                const __m256 w0 = _mm256_loadu_ps(w + k), w1 = _mm256_loadu_ps(w + k + 8);
+                p0 = _mm256_fmadd_ps(_mm256_maskload_ps(x0 + k, m0), w0, p0);
+                p1 = _mm256_fmadd_ps(_mm256_maskload_ps(x0 + k + 8, m1), w1, p1);
+                q0 = _mm256_fmadd_ps(_mm256_maskload_ps(x1 + k, m0), w0, q0);
+                q1 = _mm256_fmadd_ps(_mm256_maskload_ps(x1 + k + 8, m1), w1, q1);
+            }
+            dot_store(sum_lanes(_mm256_add_ps(p0, p1)) + bias[j], j, c + i * c_stride,
+                      residual != NULL ? residual + i * r_stride : NULL, r_nc, min, max, slopes);
+            if (pair)
+                dot_store(sum_lanes(_mm256_add_ps(q0, q1)) + bias[j], j, c + (i + 1) * c_stride,
+                          residual != NULL ? residual + (i + 1) * r_stride : NULL, r_nc, min, max, slopes);
+        }
+    }
+}
+
 /// Output pixels of one row, 16 channels per step; the tail of fewer than 16 channels reads
 /// the input through masks (never past the pixel) and the zero-padded weights in full.
 AVX2_INLINE void dwconv_row(

@@ -53,7 +53,7 @@ static inline __attribute__((always_inline)) void conv_tiles(
     const size_t mr_max, const visage_kernel_set *set, const visage_conv_geometry *g, const float *packed,
     const float *zeros, const visage_f32_epilogue *epilogue, const float *input, const float *residual,
     size_t residual_channels, float *output, size_t row_begin, size_t row_end, size_t channel_begin,
-    size_t channel_end, const float **a) {
+    size_t channel_end, const float **a, const float *dot_weights, size_t dot_panel, size_t dot_stride) {
     const size_t kh = g->kernel_height, kw = g->kernel_width, ks = kh * kw;
     const size_t ic = g->input_channels, oc = g->output_channels, ow = g->output_width;
     const size_t ih = g->input_height, iw = g->input_width, sy = g->stride_y, sx = g->stride_x;
@@ -173,6 +173,11 @@ static inline __attribute__((always_inline)) void conv_tiles(
             const visage_f32_conv_ukernel_fn ukernel = nc <= 8 ? set->conv_narrow : set->conv;
             const size_t rc = residual_channels, r_nc = rc > n ? (rc - n < nc ? rc - n : nc) : 0;
             const float *r = residual != NULL && r_nc > 0 ? residual + p * rc + n : NULL;
+            if (dot_weights != NULL && n == dot_panel) {
+                set->dot(mr, nc, depth, a, dot_weights, dot_stride, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
+                         r, rc, r_nc, epilogue->min, epilogue->max, slopes);
+                continue;
+            }
             ukernel(mr, nc, depth, taps, a, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
                     r, rc, r_nc, epilogue->min, epilogue->max, slopes);
         }
@@ -195,15 +200,30 @@ void visage_f32_conv_run(
         if (a == NULL) abort();
     }
 
+    // A 1×1 layer whose last panel has only a few channels: that panel's weights transposed (one
+    // zero-padded row of kc per channel) for the set's dot kernel.
+    const size_t kc = g->input_channels, last_panel = (g->output_channels - 1) / VISAGE_CONV_PANEL * VISAGE_CONV_PANEL;
+    const size_t dot_stride = (kc + 15) / 16 * 16;
+    float dot_storage[VISAGE_DOT_NC_MAX * VISAGE_DOT_KC_MAX];
+    const float *dot_weights = NULL;
+    if (set->dot != NULL && ks == 1 && g->output_channels - last_panel <= VISAGE_DOT_NC_MAX && kc <= VISAGE_DOT_KC_MAX
+        && channel_end > last_panel) {
+        const float *panel = packed + last_panel / VISAGE_CONV_PANEL * panel_stride(g);
+        for (size_t j = 0; j < g->output_channels - last_panel; j++)
+            for (size_t k = 0; k < dot_stride; k++)
+                dot_storage[j * dot_stride + k] = k < kc ? panel[VISAGE_CONV_PANEL * (1 + k) + j] : 0.0f;
+        dot_weights = dot_storage;
+    }
+
     switch (mr_max) {
     case 12:
-        conv_tiles(12, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a);
+        conv_tiles(12, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a, dot_weights, last_panel, dot_stride);
         break;
     case 6:
-        conv_tiles(6, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a);
+        conv_tiles(6, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a, dot_weights, last_panel, dot_stride);
         break;
     default:
-        conv_tiles(mr_max, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a);
+        conv_tiles(mr_max, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a, dot_weights, last_panel, dot_stride);
         break;
     }
     if (a != stack_pointers) free(a);

@@ -74,6 +74,7 @@ static const visage_kernel_set avx2_fma_set = {
     .conv_narrow = visage_f32_conv_ukernel__avx2_fma_12x8,
     .conv_mr = 12,
     .gemv = visage_f32_gemv_ukernel__avx2_fma_4x16,
+    .dot = visage_f32_dot_ukernel__avx2_fma_2x16,
     .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,
     .dwconv_9 = visage_f32_dwconv_ukernel__avx2_fma_9p16,
     .maxpool = visage_f32_maxpool_ukernel__avx2_fma_u16,
@@ -86,12 +87,13 @@ static const visage_kernel_set avx2_fma_set = {
     .warp = visage_u8_warp_ukernel__avx2_u8,
 };
 
-// The general depthwise kernel and max pooling are the AVX2 kernels.
+// The general depthwise kernel, max pooling and the few-channel dot kernel are the AVX2 kernels.
 static const visage_kernel_set avx512_set = {
     .conv = visage_f32_conv_ukernel__avx512_12x16,
     .conv_narrow = visage_f32_conv_ukernel__avx512_12x8,
     .conv_mr = 12,
     .gemv = visage_f32_gemv_ukernel__avx512_4x16,
+    .dot = visage_f32_dot_ukernel__avx2_fma_2x16,
     .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,
     .dwconv_9 = visage_f32_dwconv_ukernel__avx512_9p16,
     .maxpool = visage_f32_maxpool_ukernel__avx2_fma_u16,

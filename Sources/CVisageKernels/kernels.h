@@ -28,6 +28,21 @@ typedef void (*visage_f32_gemv_ukernel_fn)(
     size_t nc, size_t kc, size_t ks, const float *const *a, const float *w, size_t w_stride,
     float *c, const float *residual, size_t r_nc, float min, float max, const float *slopes);
 
+/// A 1×1 convolution's last panel when it has at most VISAGE_DOT_NC_MAX channels (a layer of 1,
+/// 2 or 97 outputs): each of the `mr` pixels `a[i]` (`kc` values) dotted with each channel's
+/// weights, `wt` holding nc rows `wt_stride` (a multiple of 16, zero past kc) floats apart, then
+/// `bias[j]`, the residual as for the tile kernel, clamp and PReLU. Vectorised along kc, where a
+/// tile would spend a whole panel's FMAs on one or two channels.
+typedef void (*visage_f32_dot_ukernel_fn)(
+    size_t mr, size_t nc, size_t kc, const float *const *a, const float *wt, size_t wt_stride,
+    const float *bias, float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes);
+
+/// The most channels a last panel may have to take the dot kernel, and the deepest layer
+/// (input channels) it takes: the transposed weights live on the driver's stack.
+#define VISAGE_DOT_NC_MAX 4
+#define VISAGE_DOT_KC_MAX 512
+
 /// Depthwise convolution of `pixels` consecutive output pixels of one row. `input` holds the
 /// first pixel's `ks` tap pointers (each to `channels` values); each next pixel reads every tap
 /// `input_step` floats further on. Weights are packed in groups of 16 channels (16 biases, then
@@ -71,6 +86,7 @@ typedef struct visage_kernel_set {
     visage_f32_conv_ukernel_fn conv_narrow;  // panels with at most 8 channels left; same MR
     size_t conv_mr;
     visage_f32_gemv_ukernel_fn gemv;        // tiles of a single pixel
+    visage_f32_dot_ukernel_fn dot;          // NULL: the tile kernels take every panel
     visage_f32_dwconv_ukernel_fn dwconv;    // any number of taps
     visage_f32_dwconv3x3_ukernel_fn dwconv_9;  // 3×3 kernels: a row at a time
     visage_f32_maxpool_ukernel_fn maxpool;
@@ -119,6 +135,9 @@ VISAGE_DECLARE_SET(avx2_fma, 12x16)
 void visage_f32_gemv_ukernel__avx2_fma_4x16(
     size_t, size_t, size_t, const float *const *, const float *, size_t, float *, const float *, size_t, float,
     float, const float *);
+void visage_f32_dot_ukernel__avx2_fma_2x16(
+    size_t, size_t, size_t, const float *const *, const float *, size_t, const float *, float *, size_t,
+    const float *, size_t, size_t, float, float, const float *);
 void visage_f32_conv_ukernel__avx2_fma_12x8(
     size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,
     size_t, float, float, const float *);
