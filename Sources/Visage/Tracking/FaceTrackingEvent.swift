@@ -7,9 +7,9 @@ public struct FaceTrackingEvent: Sendable, Hashable {
         case noFaceDetected
         /// A tracked face closed an eye, or both in the same frame.
         case blink(Eye)
-        /// A tracked face nodded (yes): two reversals of pitch in a row (``HeadGestureDetector``).
+        /// A tracked face nodded (yes): an oscillation of pitch, two alike full swings after the first (``HeadGestureDetector``).
         case nod(HeadGesture)
-        /// A tracked face shook its head (no): two reversals of yaw in a row.
+        /// A tracked face shook its head (no): the same of yaw.
         case shake(HeadGesture)
         /// A face (with `trackingID`), or anyone (without), has watched the camera for the minimum
         /// duration (``AttentionOptions``).
