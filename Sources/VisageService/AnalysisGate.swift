@@ -54,47 +54,36 @@ struct AnalysisGate: Sendable {
         let deadline = context.arrival + self.deadline
         let bodyDeadline = context.arrival + reader.timeout
         let (reader, bodies, admission, body, connection) = (self.reader, self.bodies, self.admission, request.body, context.connection)
-        return try await withThrowingTaskGroup(of: Response?.self) { group in
+        // The first of the work's answer, the body's timeout, the deadline and the client's leaving. The work
+        // is the only task started; the timers and the watch call back (RequestTimers, ConnectionWatch).
+        let outcome = ResumeOnce<Response>()
+        return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                let bytes = try await reader.read(body, budget: bodies)
-                arrived.set()
-                try admission.admit()
-                defer { admission.leave() }
-                return try await handle(kind, bytes)
-            }
-            // One timer for both limits: the body's, then the whole request's.
-            group.addTask {
-                if bodyDeadline < deadline {
-                    try await Task.sleep(until: bodyDeadline, clock: .continuous)
-                    if !arrived.isSet { throw RequestBodyReader.timedOut(reader.timeout) }
-                }
-                try await Task.sleep(until: deadline, clock: .continuous)
-                throw ServiceError(.deadlineExceeded, "the request did not finish within its deadline")
-            }
-            if let connection {
-                group.addTask {
-                    try await Self.untilGone(connection)
-                    return nil
+                do {
+                    let bytes = try await reader.read(body, budget: bodies)
+                    arrived.set()
+                    try admission.admit()
+                    defer { admission.leave() }
+                    outcome.resume(with: .success(try await handle(kind, bytes)))
+                } catch {
+                    outcome.resume(with: .failure(error))
                 }
             }
-            defer { group.cancelAll() }
-            // Nil: the client went first.
-            guard case .some(.some(let response)) = try await group.next() else { throw ClientClosedRequest() }
-            return response
-        }
-    }
-
-    /// Returns when the client of `connection` goes; throws `CancellationError` when cancelled first.
-    static func untilGone(_ connection: ConnectionWatch) async throws {
-        let box = ResumeOnce<Void>()
-        defer { connection.stopWatching() }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                box.set(continuation)
-                connection.whenGone { box.resume(with: .success(())) }
+            let timers = RequestTimers.shared
+            let deadlineTimer = timers.schedule(at: deadline) {
+                outcome.resume(with: .failure(ServiceError(.deadlineExceeded, "the request did not finish within its deadline")))
             }
-        } onCancel: {
-            box.resume(with: .failure(CancellationError()))
+            let bodyTimer = bodyDeadline < deadline ? timers.schedule(at: bodyDeadline) {
+                if !arrived.isSet { outcome.resume(with: .failure(RequestBodyReader.timedOut(reader.timeout))) }
+            } : nil
+            connection?.whenGone { outcome.resume(with: .failure(ClientClosedRequest())) }
+            defer {
+                timers.cancel(deadlineTimer)
+                if let bodyTimer { timers.cancel(bodyTimer) }
+                connection?.stopWatching()
+                group.cancelAll()
+            }
+            return try await withCheckedThrowingContinuation { outcome.set($0) }
         }
     }
 

@@ -31,11 +31,29 @@ public final class ServiceMetrics: Sendable {
 
     /// One answered request: by route pattern, method and status, and its duration.
     func request(route: String, method: String, status: Int, duration: Duration) {
-        Metrics.Counter(label: "visage_http_requests_total", dimensions: [("route", route), ("method", method), ("status", "\(status)")], factory: factory)
-            .increment()
-        Metrics.Timer(label: "visage_http_request_duration_seconds", dimensions: [("route", route), ("status", "\(status)")], factory: factory)
-            .recordNanoseconds(Self.nanoseconds(duration))
+        let series = requestSeries(route: route, method: method, status: status)
+        series.count.increment()
+        series.duration.recordNanoseconds(Self.nanoseconds(duration))
     }
+
+    /// The counter and timer of one route, method and status, made once: making them looks them up in
+    /// the registry by name and labels under its lock, on every answer.
+    private func requestSeries(route: String, method: String, status: Int) -> (count: Metrics.Counter, duration: Metrics.Timer) {
+        let key = RequestKey(route: route, method: method, status: status)
+        if let series = seriesLock.withLock({ series[key] }) { return series }
+        let made = (
+            count: Metrics.Counter(
+                label: "visage_http_requests_total", dimensions: [("route", route), ("method", method), ("status", "\(status)")], factory: factory),
+            duration: Metrics.Timer(label: "visage_http_request_duration_seconds", dimensions: [("route", route), ("status", "\(status)")], factory: factory))
+        seriesLock.withLock { series[key] = made }
+        return made
+    }
+
+    private struct RequestKey: Hashable {
+        var route: String, method: String, status: Int
+    }
+    private let seriesLock = NSLock()
+    nonisolated(unsafe) private var series: [RequestKey: (count: Metrics.Counter, duration: Metrics.Timer)] = [:]
 
     func requestStarted() { inFlight.increment() }
     func requestEnded() { inFlight.decrement() }
