@@ -24,20 +24,22 @@ package func readImageFile(_ url: URL, maximumBytes: Int = imageFileByteLimit(pi
     guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
     let size = Int(status.st_size)
     guard size > 0 else { throw .empty }
-    var data = Data(count: min(size, 64))
-    guard try readFully(descriptor, into: &data, path: path) == data.count else {
+    // The signature first (all a file too large for an image is read), then the rest into the same
+    // uninitialised buffer, which the Data owns once it is filled: no zero-filling, no second copy.
+    let prefix = min(size, 64)
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: size <= maximumBytes ? size : prefix, alignment: 16)
+    var filled = false
+    defer { if !filled { buffer.deallocate() } }
+    guard try readFully(descriptor, into: UnsafeMutableRawBufferPointer(start: buffer, count: prefix), path: path) == prefix else {
         throw .unreadable(path: path, reason: "the file shrank while being read")
     }
-    _ = try withBytes(of: data) { bytes throws(ImageError) in try ImageFileFormat(detecting: bytes) }
+    _ = try ImageFileFormat(detecting: UnsafeRawBufferPointer(start: buffer, count: prefix))
     guard size <= maximumBytes else {
         throw .unreadable(path: path, reason: "\(size) bytes exceed the \(maximumBytes)-byte limit for image files")
     }
-    if size > data.count {
-        var rest = Data(count: size - data.count)
-        let count = try readFully(descriptor, into: &rest, path: path)
-        data.append(rest.prefix(count))
-    }
-    return data
+    let rest = try readFully(descriptor, into: UnsafeMutableRawBufferPointer(start: buffer + prefix, count: size - prefix), path: path)
+    filled = true
+    return Data(bytesNoCopy: buffer, count: prefix + rest, deallocator: .custom { pointer, _ in pointer.deallocate() })
 }
 
 /// The largest file worth reading for images within `pixelLimit`: 8 bytes a pixel (16-bit RGBA, stored
@@ -48,20 +50,15 @@ package func imageFileByteLimit(pixelLimit: Int) -> Int {
     return overflow || sumOverflow ? Int.max : total
 }
 
-/// Reads until `buffer` is full or the file ends; returns the byte count read.
-private func readFully(_ descriptor: Int32, into buffer: inout Data, path: String) throws(ImageError) -> Int {
-    let wanted = buffer.count
-    let result = buffer.withUnsafeMutableBytes { bytes -> Int in
-        var done = 0
-        while done < wanted {
-            let n = read(descriptor, bytes.baseAddress! + done, wanted - done)
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { return -1 }
-            if n == 0 { break }
-            done += n
-        }
-        return done
+/// Reads until `bytes` is full or the file ends; returns the byte count read.
+private func readFully(_ descriptor: Int32, into bytes: UnsafeMutableRawBufferPointer, path: String) throws(ImageError) -> Int {
+    var done = 0
+    while done < bytes.count {
+        let n = read(descriptor, bytes.baseAddress! + done, bytes.count - done)
+        if n < 0, errno == EINTR { continue }
+        if n < 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        if n == 0 { break }
+        done += n
     }
-    guard result >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-    return result
+    return done
 }
