@@ -115,6 +115,22 @@ struct BatchTests {
         #expect(try JSONDecoder().decode(FacesRecord.self, from: Data(lines[4].utf8)) == record)
     }
 
+    /// A list several times longer than the lister's window (it fills, sleeps until the writer is half
+    /// way back, refills): one record per line, in order, on one job and on several.
+    @Test(arguments: [1, 3])
+    func aListLongerThanTheWindowKeepsEveryLineInOrder(jobs: Int) throws {
+        let folder = try Self.folder(count: 2)
+        defer { folder.remove() }
+        // Mostly missing files (quick error records), an image every seventh line.
+        let names = (0..<75).map { $0 % 7 == 3 ? "img-0\($0 % 2).png" : "missing-\($0).png" }
+        try folder.write("list.txt", Data(names.map { $0 + "\n" }.joined().utf8))
+        let result = try CLIRunner.run(["contours", "--json", "--jobs", "\(jobs)", "--files-from", "list.txt"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.images(result) == names)
+        let errors = Self.lines(result.stdout).filter { $0.contains("\"error\"") }
+        #expect(errors.count == names.filter { $0.hasPrefix("missing") }.count)
+    }
+
     // MARK: Errors
 
     @Test func onErrorRecordCarriesOnAndFailExitsOne() throws {

@@ -8,8 +8,10 @@ import Visage
 /// One thread lists the paths (folders, `--files-from`) and keeps those of this shard; `jobs` workers
 /// each read, decode and analyse one image at a time; results are written in input order (or as
 /// they finish with `--unordered`), each flushed as one `write` so a reader of the pipe sees every
-/// line at once. The lister stays at most `2 × jobs` images ahead of the writer, so memory is bounded
-/// by the images in flight, whatever the size of the collection or of the list.
+/// line at once. The lister stays at most ``window`` images ahead of the writer, so memory is bounded
+/// by the images in flight, whatever the size of the collection or of the list. Once that far ahead
+/// it sleeps until the writer has caught up half way and then refills in one go: a wake-up every few
+/// images rather than one per image, each of which cost a futex call and a context switch.
 ///
 /// A failed image becomes an error record (`--on-error record`) or a line on stderr and exit status 1
 /// at the end (`--on-error fail`); either way the other images are still analysed.
@@ -36,6 +38,11 @@ final class BatchPipeline: @unchecked Sendable {
     private var failures = 0
     private var skipped = 0
     private var listingError: (any Error)?
+    private var listerWaiting = false
+
+    /// How far the lister may run ahead of the writer: paths queued plus results not yet written
+    /// (decoded images are only ever the `jobs` being analysed).
+    private var window: Int { max(2 * jobs, 16) }
 
     private enum Outcome {
         case result(Data)
@@ -105,7 +112,6 @@ final class BatchPipeline: @unchecked Sendable {
 
     /// The lister: every path of this shard, in order, never more than the window ahead of the writer.
     private func produce(from walk: inout ImageInputs.Walk, then list: PathList?) {
-        let window = 2 * jobs
         func offer(_ path: String) {
             if let shard, !shard.contains(path) { return }
             if options.skipExisting, let outputs, outputs.exists(for: path) {
@@ -115,7 +121,11 @@ final class BatchPipeline: @unchecked Sendable {
                 return
             }
             condition.lock()
-            while listed - written >= window { condition.wait() }
+            if listed - written >= window {
+                listerWaiting = true
+                while listed - written > window / 2 { condition.wait() }
+                listerWaiting = false
+            }
             queue.append((listed, path))
             listed += 1
             if listed == DebugBuildWarning.manyImages { DebugBuildWarning.warn(about: "many images") }
@@ -155,7 +165,8 @@ final class BatchPipeline: @unchecked Sendable {
                 results[index] = outcome
                 while let ready = results.removeValue(forKey: written) { emit(ready) }
             }
-            condition.broadcast()
+            // Only the lister waits for results, and only until the writer is half way back.
+            if listerWaiting, listed - written <= window / 2 { condition.broadcast() }
             condition.unlock()
         }
     }
