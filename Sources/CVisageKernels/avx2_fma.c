@@ -198,6 +198,23 @@ AVX2 void visage_f32_conv_ukernel__avx2_fma_12x8(
     conv_tile(12, 8, 12, 0, mr, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
 }
 
+AVX2_INLINE float sum_lanes(__m256 v);
+
+/// Twelve independent FMA chains, `steps` times: this core's AVX2 peak when timed.
+AVX2 size_t visage_f32_fma_peak__avx2_fma_12(size_t steps) {
+    __m256 acc[12];
+    UNROLL for (size_t i = 0; i < 12; i++) acc[i] = _mm256_set1_ps((float)i);
+    const __m256 scale = _mm256_set1_ps(0.999f), shift = _mm256_set1_ps(0.001f);
+    for (size_t s = 0; s < steps; s++) {
+        UNROLL for (size_t i = 0; i < 12; i++) acc[i] = _mm256_fmadd_ps(acc[i], scale, shift);
+    }
+    __m256 sum = acc[0];
+    UNROLL for (size_t i = 1; i < 12; i++) sum = _mm256_add_ps(sum, acc[i]);
+    volatile float sink = sum_lanes(sum);  // keeps the chains from being optimised away
+    (void)sink;
+    return steps * 12 * 8;
+}
+
 /// One output pixel over every panel (`nc` channels, panels `w_stride` floats apart): a GEMV that
 /// streams the weights once. Four panels at a time share each input broadcast and keep eight
 /// independent FMA chains; the rest go one by one.

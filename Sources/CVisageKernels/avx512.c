@@ -28,6 +28,21 @@ AVX512_INLINE __m256 epilogue8(__m256 v, __m256 vmin, __m256 vmax, const float *
     return v;
 }
 
+/// Twelve independent FMA chains of 16 lanes, `steps` times: this core's AVX-512 peak when timed.
+AVX512 size_t visage_f32_fma_peak__avx512_12(size_t steps) {
+    __m512 acc[12];
+    UNROLL for (size_t i = 0; i < 12; i++) acc[i] = _mm512_set1_ps((float)i);
+    const __m512 scale = _mm512_set1_ps(0.999f), shift = _mm512_set1_ps(0.001f);
+    for (size_t s = 0; s < steps; s++) {
+        UNROLL for (size_t i = 0; i < 12; i++) acc[i] = _mm512_fmadd_ps(acc[i], scale, shift);
+    }
+    __m512 sum = acc[0];
+    UNROLL for (size_t i = 1; i < 12; i++) sum = _mm512_add_ps(sum, acc[i]);
+    volatile float sink = _mm512_reduce_add_ps(sum);  // keeps the chains from being optimised away
+    (void)sink;
+    return steps * 12 * 16;
+}
+
 /// The conv tile for a compile-time MR: one zmm accumulator per pixel (16 channels), the
 /// input broadcast straight from memory into each FMA. MR = 12 keeps 12 FMAs in flight per
 /// weight load, enough to cover the FMA latency on both ports with registers to spare.

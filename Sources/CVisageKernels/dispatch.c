@@ -85,6 +85,7 @@ static const visage_kernel_set avx2_fma_set = {
     .vprelu = visage_f32_vprelu_ukernel__avx2_fma_u8,
     .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
     .warp = visage_u8_warp_ukernel__avx2_u8,
+    .fma_peak = visage_f32_fma_peak__avx2_fma_12,
 };
 
 // The general depthwise kernel, max pooling and the few-channel dot kernel are the AVX2 kernels.
@@ -104,6 +105,7 @@ static const visage_kernel_set avx512_set = {
     .vprelu = visage_f32_vprelu_ukernel__avx512_u16,
     .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
     .warp = visage_u8_warp_ukernel__avx512_u16,
+    .fma_peak = visage_f32_fma_peak__avx512_12,
 };
 #endif
 
@@ -152,6 +154,11 @@ const char *visage_isa_name(visage_isa isa) {
     case visage_isa_avx512: return "avx512";
     }
     return "unknown";
+}
+
+size_t visage_f32_fma_peak(visage_isa isa, size_t steps) {
+    const visage_kernel_set *set = visage_kernel_set_get(isa);
+    return set->fma_peak != NULL ? set->fma_peak(steps) : 0;
 }
 
 visage_isa visage_isa_select(const char *request) {

@@ -95,6 +95,7 @@ typedef struct visage_kernel_set {
     visage_f32_vprelu_ukernel_fn vprelu;
     visage_f32_vunary_ukernel_fn vsigmoid;
     visage_u8_warp_ukernel_fn warp;  // NULL: the caller's Swift run
+    size_t (*fma_peak)(size_t steps);  // NULL: no peak loop (see visage_f32_fma_peak)
 } visage_kernel_set;
 
 /// The set for `isa`; an unavailable `isa` gets the portable set.
@@ -138,6 +139,8 @@ void visage_f32_gemv_ukernel__avx2_fma_4x16(
 void visage_f32_dot_ukernel__avx2_fma_2x16(
     size_t, size_t, size_t, const float *const *, const float *, size_t, const float *, float *, size_t,
     const float *, size_t, size_t, float, float, const float *);
+size_t visage_f32_fma_peak__avx2_fma_12(size_t);
+size_t visage_f32_fma_peak__avx512_12(size_t);
 void visage_f32_conv_ukernel__avx2_fma_12x8(
     size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,
     size_t, float, float, const float *);

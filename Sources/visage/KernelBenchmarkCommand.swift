@@ -7,7 +7,8 @@ import VisageNN
 ///
 /// ```
 /// $ swift run -c release visage kernel-benchmark --kernels avx2_fma
-/// kernels   layer                          median µs   best µs  GMAC/s median  GMAC/s best
+/// avx2_fma peak: 61.9 GMAC/s (twelve independent FMA chains on one core)
+/// kernels   layer                          median µs   best µs  GMAC/s median  GMAC/s best  % of peak
 /// avx2_fma  1×1 32×32×96→96                    ...
 /// ```
 struct KernelBenchmarkCommand: ParsableCommand {
@@ -15,7 +16,8 @@ struct KernelBenchmarkCommand: ParsableCommand {
         commandName: "kernel-benchmark",
         abstract: "Time the convolution and elementwise kernels (GMAC/s); build with -c release.",
         discussion: "Each layer runs once to warm up, then --runs times; the median and the fastest run are printed. "
-            + "Max-pool rows count comparisons, add rows additions.")
+            + "Max-pool rows count comparisons, add rows additions. The core's peak (twelve independent FMA chains of the "
+            + "set's widest vectors) is timed first and each layer's best run is given as a share of it.")
 
     @Option(help: "Timed runs per layer (1...10000).")
     var runs = 50
@@ -37,7 +39,14 @@ struct KernelBenchmarkCommand: ParsableCommand {
 
     func run() {
         let sets = kernels.flatMap(KernelISA.init(rawValue:)).map { [$0] } ?? KernelISA.available
-        print(row("kernels", "layer", "median µs", "best µs", "GMAC/s median", "GMAC/s best"))
+        // The core's peak per set, timed first: each layer's best run is given as a share of it.
+        var peaks: [KernelISA: Double] = [:]
+        for isa in sets {
+            guard let peak = KernelBenchmark.peakGigaOperationsPerSecond(isa: isa) else { continue }
+            peaks[isa] = peak
+            print("\(isa.rawValue) peak: \(String(format: "%.1f", peak)) GMAC/s (twelve independent FMA chains on one core)")
+        }
+        print(row("kernels", "layer", "median µs", "best µs", "GMAC/s median", "GMAC/s best", "% of peak"))
         // Layer by layer with the sets side by side: this machine's speed drifts from minute to
         // minute, so sets timed next to each other compare fairly.
         for layer in KernelBenchmark.representativeLayers {
@@ -47,7 +56,8 @@ struct KernelBenchmarkCommand: ParsableCommand {
                     isa.rawValue, result.layer.name,
                     String(format: "%.1f", result.median * 1e6), String(format: "%.1f", result.best * 1e6),
                     String(format: "%.2f", result.gigaOperationsPerSecond),
-                    String(format: "%.2f", result.bestGigaOperationsPerSecond)))
+                    String(format: "%.2f", result.bestGigaOperationsPerSecond),
+                    peaks[isa].map { String(format: "%.0f %%", 100 * result.bestGigaOperationsPerSecond / $0) } ?? "—"))
             }
         }
     }

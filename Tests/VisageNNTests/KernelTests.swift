@@ -20,6 +20,17 @@ struct KernelTests {
         #expect(KernelISA.select(request: isa.rawValue) == isa)
     }
 
+    /// `visage kernel-benchmark`'s peak: a positive rate for the x86 sets, none for the sets
+    /// without a peak loop.
+    @Test(arguments: KernelISA.available)
+    func peakIsTimedForTheVectorSets(isa: KernelISA) {
+        let peak = KernelBenchmark.peakGigaOperationsPerSecond(isa: isa, steps: 1_000, rounds: 2)
+        switch isa {
+        case .avx2FMA, .avx512: #expect(peak.map { $0 > 0 && $0.isFinite } == true)
+        case .portable, .neon: #expect(peak == nil)
+        }
+    }
+
     @Test func unavailableSetIsNotSelected() {
         for isa in KernelISA.allCases where !isa.isAvailable {
             #expect(KernelISA.select(request: isa.rawValue) != isa)

@@ -41,6 +41,11 @@ const char *visage_isa_name(visage_isa isa);
 /// value, may be NULL) names an available set such as "portable".
 visage_isa visage_isa_select(const char *request);
 
+/// Runs `steps` rounds of twelve independent FMA chains on the set's widest vectors (what the
+/// tiles keep in flight) and returns the multiply-accumulates done, so `visage kernel-benchmark`
+/// can time this core's peak; 0 for a set without such a loop (portable, NEON).
+size_t visage_f32_fma_peak(visage_isa isa, size_t steps);
+
 /// Clamp then PReLU, applied in registers before each store.
 typedef struct visage_f32_epilogue {
     float min;

@@ -1,3 +1,5 @@
+import CVisageKernels
+
 /// A micro-benchmark of the kernels on layers shaped like the bundled models' hot spots.
 ///
 /// Meaningful only in release builds (debug builds compile the C kernels at -O0). The CLI's
@@ -91,6 +93,21 @@ package enum KernelBenchmark {
             Layer(name: "add+relu 64×64×32", kind: .add, shape: pointwise(64, 32, 32), epilogue: relu),
         ]
     }()
+
+    /// This core's peak multiply-accumulate rate with `isa`'s widest vectors, in GMAC/s: twelve
+    /// independent FMA chains (as many as the tiles keep in flight), `steps` rounds of them timed
+    /// `rounds` times, the fastest kept. Nil for a set without a peak loop (portable, NEON).
+    package static func peakGigaOperationsPerSecond(isa: KernelISA = .selected, steps: Int = 200_000, rounds: Int = 20) -> Double? {
+        precondition(steps > 0 && rounds > 0)
+        guard visage_f32_fma_peak(isa.cValue, 1) > 0 else { return nil }
+        let clock = ContinuousClock()
+        var best = Double.infinity, operations = 0
+        for _ in 0 ..< rounds {
+            let elapsed = clock.measure { operations = visage_f32_fma_peak(isa.cValue, steps) }
+            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+        return Double(operations) / best / 1e9
+    }
 
     /// Times each layer with `isa`: `runs` timed runs after one warm-up, median and best reported.
     package static func run(layers: [Layer] = representativeLayers, isa: KernelISA = .selected, runs: Int = 50) -> [Result] {
