@@ -34,4 +34,16 @@ import Visage
         #expect(CrossCheck.confirmation(of: candidate, in: [shifted], by: .fullRange) == nil)
         #expect(CrossCheck.confirmation(of: candidate, in: [shifted, stronger], by: .fullRange) == stronger)
     }
+
+    /// The full-range letterbox's faces below the confirmation score are checked like a tile's: its graph
+    /// keeps faces from 0.6, and a blurred coin scored 0.64 there.
+    @Test func fullRangeLetterboxFacesBelowTheConfirmationScoreAreChecked() {
+        let coin = Self.detection(0.8, 0.1, 0.1, 0.1, score: 0.64)
+        let face = Self.detection(0.2, 0.2, 0.2, 0.2, score: CrossCheck.fullRangeConfirmationScore)
+        let other = Self.detection(0.5, 0.5, 0.1, 0.1, score: 0.9)
+        let split = CrossCheck.letterboxFaces([coin, face, other])
+        #expect(split.trusted == [face, other])
+        #expect(split.doubtful == [coin])
+        #expect(CrossCheck.fullRangeConfirmationScore > DetectorVariant.fullRange.scoreThreshold)
+    }
 }

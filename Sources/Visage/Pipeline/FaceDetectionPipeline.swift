@@ -107,11 +107,12 @@ package enum FaceDetectionPipeline {
     }
 
     /// Accurate mode's passes: the full-range model on the letterbox and the ``TilePlan`` tiles, the
-    /// short-range model on the letterbox and the ``ShortRangePyramid``'s windows. The letterboxes'
-    /// faces are kept as they are (so every face fast mode finds is kept). A face found only in tiles or
-    /// pyramid windows (a tile's faces that touch one of its inner edges are dropped first: that face is
-    /// cut, and lies whole in a neighbouring window or a coarser level) is kept when the other model
-    /// agrees (``CrossCheck``). Everything kept is merged by weighted NMS across the scales. Passes that
+    /// short-range model on the letterbox and the ``ShortRangePyramid``'s windows. The short-range
+    /// letterbox's faces are kept as they are (so every face fast mode finds is kept), and so are the
+    /// full-range letterbox's that score at least ``CrossCheck/fullRangeConfirmationScore``. A face found
+    /// only in tiles or pyramid windows (a tile's faces that touch one of its inner edges are dropped
+    /// first: that face is cut, and lies whole in a neighbouring window or a coarser level), or by the
+    /// full-range letterbox with a lower score, is kept when the other model agrees (``CrossCheck``). Everything kept is merged by weighted NMS across the scales. Passes that
     /// share nothing run side by side on the cores (``IndependentWork``), so the result is the serial one.
     static func accurateDetections(
         in image: Image, orientation: ImageOrientation, width: Int, height: Int, minFaceSize: Double
@@ -124,12 +125,14 @@ package enum FaceDetectionPipeline {
         let passes = try IndependentWork.map(jobs.count) { index throws(FaceDetectionError) in
             try jobs[index].runner.detect(in: image, orientation: orientation, window: jobs[index].window)
         }
-        let primary = passes[0] + passes[tiles.count]
-        func candidates(_ range: Range<Int>) -> [Detection] {
+        let (trusted, doubtful) = CrossCheck.letterboxFaces(passes[0])
+        let primary = trusted + passes[tiles.count]
+        func candidates(_ range: Range<Int>, plus: [Detection] = []) -> [Detection] {
             let whole = range.flatMap { index in passes[index].filter { !jobs[index].window.cuts($0) } }
-            return weightedNonMaxSuppression(whole, threshold: DetectorVariant.suppressionThreshold)
+            return weightedNonMaxSuppression(plus + whole, threshold: DetectorVariant.suppressionThreshold)
         }
-        let fullCandidates = candidates(1 ..< tiles.count), shortCandidates = candidates(tiles.count + 1 ..< jobs.count)
+        let fullCandidates = candidates(1 ..< tiles.count, plus: doubtful)
+        let shortCandidates = candidates(tiles.count + 1 ..< jobs.count)
         var kept = primary
         var unconfirmed: [(candidate: Detection, verifier: DetectorRunner)] = []
         for (found, others, verifier) in [(fullCandidates, shortCandidates, shortRange), (shortCandidates, fullCandidates, fullRange)] {
