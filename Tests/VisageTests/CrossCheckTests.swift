@@ -29,21 +29,23 @@ import Visage
         #expect(CrossCheck.agreeing([candidate, beside], with: [shifted]) == [true, false])
         #expect(CrossCheck.confirmation(of: candidate, in: [beside], by: .shortRange) == nil)
         #expect(CrossCheck.confirmation(of: candidate, in: [shifted, beside, stronger], by: .shortRange) == stronger)
-        // The full-range model's confirmation needs more than its graph's threshold.
-        #expect(CrossCheck.confirmation(of: candidate, in: [shifted], by: .shortRange) == shifted)
-        #expect(CrossCheck.confirmation(of: candidate, in: [shifted], by: .fullRange) == nil)
+        // Each model confirms at its own graph's threshold: 0.5 for the short range, 0.6 for the full range.
+        let weak = Self.detection(0.25, 0.2, 0.2, 0.2, score: 0.55)
+        #expect(CrossCheck.confirmation(of: candidate, in: [weak], by: .shortRange) == weak)
+        #expect(CrossCheck.confirmation(of: candidate, in: [weak], by: .fullRange) == nil)
+        #expect(CrossCheck.confirmation(of: candidate, in: [shifted], by: .fullRange) == shifted)
         #expect(CrossCheck.confirmation(of: candidate, in: [shifted, stronger], by: .fullRange) == stronger)
     }
 
-    /// The full-range letterbox's faces below the confirmation score are checked like a tile's: its graph
-    /// keeps faces from 0.6, and a blurred coin scored 0.64 there.
+    /// The full-range letterbox's faces below the score a face it alone vouches for needs are checked like
+    /// a tile's: its graph keeps faces from 0.6, and a blurred coin scored 0.64 there.
     @Test func fullRangeLetterboxFacesBelowTheConfirmationScoreAreChecked() {
         let coin = Self.detection(0.8, 0.1, 0.1, 0.1, score: 0.64)
-        let face = Self.detection(0.2, 0.2, 0.2, 0.2, score: CrossCheck.fullRangeConfirmationScore)
+        let face = Self.detection(0.2, 0.2, 0.2, 0.2, score: CrossCheck.fullRangeAloneScore)
         let other = Self.detection(0.5, 0.5, 0.1, 0.1, score: 0.9)
         let split = CrossCheck.letterboxFaces([coin, face, other])
         #expect(split.trusted == [face, other])
         #expect(split.doubtful == [coin])
-        #expect(CrossCheck.fullRangeConfirmationScore > DetectorVariant.fullRange.scoreThreshold)
+        #expect(CrossCheck.fullRangeAloneScore > DetectorVariant.fullRange.scoreThreshold)
     }
 }

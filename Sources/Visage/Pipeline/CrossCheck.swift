@@ -35,28 +35,28 @@ package enum CrossCheck {
             originX: centreX - side / 2, originY: centreY - side / 2, side: side, imageWidth: imageWidth, imageHeight: imageHeight)
     }
 
-    /// The score the full-range model's confirmation needs, above its graph's 0.6. On the evaluation's
-    /// aggregates, confirmations of coins read as faces by the short-range pyramid scored up to 0.65 and
-    /// most real small faces' 0.5–0.69: precision is 0.92 at 0.6 and 0.95 from 0.65 to 0.69 (recall 0.80,
-    /// 0.79, 0.78 at 0.7); this is that plateau's middle. The short-range model confirms at its graph's 0.5.
-    ///
-    /// The full-range letterbox's own faces below this score are checked too, like a tile's: its graph
-    /// keeps faces from 0.6, and on the evaluation's faceless photos it read a blurred coin as a face at
-    /// 0.64. With the check, accurate mode's precision there went from 56/58 to 55/56 and its recall
-    /// from 116 to 115 of 145 faces (a face under heavy noise at 0.667 that the short-range model does
-    /// not see); the same constant serves both uses rather than a second one fitted to that one coin.
-    package static let fullRangeConfirmationScore: Float = 0.67
+    /// The score a face the full-range model alone vouches for needs, above its graph's 0.6: faces of
+    /// its letterbox below it are checked by the short-range model like a tile's. Its graph keeps faces
+    /// from 0.6, and on the evaluation's faceless photos it read a blurred coin as a face at 0.64; with
+    /// the check, accurate mode's precision there went from 56/58 to 55/56 and its recall from 116 to 115
+    /// of 145 faces (a face under heavy noise at 0.667 that the short-range model does not see). 0.67 is
+    /// the full-range confirmation score the four-level pyramid needed (its coins were confirmed at up to
+    /// 0.65; precision 0.92 at 0.6, 0.95 from 0.65 to 0.69), kept rather than a new constant fitted to
+    /// that one coin.
+    package static let fullRangeAloneScore: Float = 0.67
 
     /// The verifier's detection of `candidate` among `found` (its detections in the verification window):
-    /// the best-scoring one that overlaps it and scores enough for `verifier`, or nil.
+    /// the best-scoring one that overlaps it and scores at least `verifier`'s graph threshold, or nil.
+    /// Two models agreeing need no more than each one's own threshold: with the one-level pyramid the
+    /// evaluation's precision is the same (55/56) for full-range confirmations from 0.5 to 0.67, and recall
+    /// 116 below 0.63 against 115 above (a blurred face the full-range model confirms at 0.62).
     package static func confirmation(of candidate: Detection, in found: [Detection], by verifier: DetectorVariant) -> Detection? {
-        let minimum = verifier == .fullRange ? fullRangeConfirmationScore : verifier.scoreThreshold
-        return found.filter { $0.score >= minimum && $0.intersectionOverUnion(candidate) > sameFace }.max { $0.score < $1.score }
+        found.filter { $0.score >= verifier.scoreThreshold && $0.intersectionOverUnion(candidate) > sameFace }.max { $0.score < $1.score }
     }
 
     /// The full-range letterbox's faces split into those kept as they are and those checked like a tile's
-    /// (scoring below ``fullRangeConfirmationScore``), each in the order found.
+    /// (scoring below ``fullRangeAloneScore``), each in the order found.
     package static func letterboxFaces(_ found: [Detection]) -> (trusted: [Detection], doubtful: [Detection]) {
-        (found.filter { $0.score >= fullRangeConfirmationScore }, found.filter { $0.score < fullRangeConfirmationScore })
+        (found.filter { $0.score >= fullRangeAloneScore }, found.filter { $0.score < fullRangeAloneScore })
     }
 }

@@ -112,7 +112,7 @@ package enum FaceDetectionPipeline {
     /// Accurate mode's passes: the full-range model on the letterbox and the ``TilePlan`` tiles, the
     /// short-range model on the letterbox and the ``ShortRangePyramid``'s windows. The short-range
     /// letterbox's faces are kept as they are (so every face fast mode finds is kept), and so are the
-    /// full-range letterbox's that score at least ``CrossCheck/fullRangeConfirmationScore``. A face found
+    /// full-range letterbox's that score at least ``CrossCheck/fullRangeAloneScore``. A face found
     /// only in tiles or pyramid windows (a tile's faces that touch one of its inner edges are dropped
     /// first: that face is cut, and lies whole in a neighbouring window or a coarser level), or by the
     /// full-range letterbox with a lower score, is kept when the other model agrees (``CrossCheck``). Everything kept is merged by weighted NMS across the scales. Passes that
