@@ -91,6 +91,12 @@ package enum KernelBenchmark {
             Layer(name: "full dw 3×3 48×48×12", kind: .depthwise, shape: spatial(48, 12, 12, kernel: 3, stride: 1, pad: 1), epilogue: .init()),
             Layer(name: "mesh maxpool 2×2/2 128×128×16", kind: .maxPool, shape: spatial(128, 16, 16, kernel: 2, stride: 2, pad: 0), epilogue: .init()),
             Layer(name: "add+relu 64×64×32", kind: .add, shape: pointwise(64, 32, 32), epilogue: relu),
+            Layer(name: "full 1×1 48×48×48→1", kind: .convolution, shape: pointwise(48, 48, 1), epilogue: .init()),
+            Layer(
+                name: "blendshapes 1×1 1×64×384→97", kind: .convolution,
+                shape: ConvolutionShape(
+                    inputHeight: 1, inputWidth: 64, inputChannels: 384, outputHeight: 1, outputWidth: 64, outputChannels: 97,
+                    kernelHeight: 1, kernelWidth: 1)),
         ]
     }()
 
