@@ -17,6 +17,7 @@ Clips: Samples/clips/attention.mp4 and the real clips of Scripts/real_clips.py (
 
     pip install mediapipe==0.10.21 numpy
     Scripts/compare-gaze-mediapipe.py [--visage .build/release/visage] [--clips carphone wolfgang ...] [--json out.json]
+        [--pitch-shift limbus.json]   # what-if: eyes' pitch moved as Scripts/probe-iris-limbus.py measured
 """
 import argparse
 import json
@@ -103,6 +104,9 @@ def main():
     parser.add_argument("--clear", type=float, default=0.15)
     parser.add_argument("--minimum", type=float, default=0.8)
     parser.add_argument("--json")
+    parser.add_argument("--pitch-shift", metavar="PROBE_JSON",
+                        help="what-if: add to each eye's pitch the change Scripts/probe-iris-limbus.py --json measured "
+                             "(its limbus fit's shift, asin(shift × 5.85 / 12)) before comparing")
     parser.add_argument("--swap-eyes", action="store_true", help="compare each eye with MediaPipe's other eye's coefficients")
     args = parser.parse_args()
     task = fetch_landmarker_task()
@@ -117,6 +121,14 @@ def main():
         rgb = frames(path)
         reference = mediapipe_coefficients(task, rgb, fps)
         ours = visage_angles(args.visage, path)
+        if args.pitch_shift:
+            shifts = json.load(open(args.pitch_shift)).get(name, [])
+            for index, eyes in ours.items():
+                probe = shifts[index] if index < len(shifts) else None
+                for eye in ("left", "right"):
+                    if probe and probe.get(eye):
+                        change = np.degrees(np.arcsin(np.clip(probe[eye]["up"] * 0.585 / 1.2, -1, 1)))
+                        eyes[eye] = (eyes[eye][0], eyes[eye][1] + change)
         counts = {}
         both = 0
         for index, mine in ours.items():
