@@ -26,7 +26,17 @@ struct vjpeg_decoder {
     vjpeg_progress_mgr progress;
     vjpeg_status status;
     int started;
+    uint8_t *strip;  // SCRATCH_ROWS rows of `strip_pitch` bytes, none 16-byte aligned (JPOOL_IMAGE)
+    size_t strip_pitch;
 };
+
+// libjpeg-turbo's SIMD colour conversion writes an output row that starts 16-byte aligned with
+// non-temporal stores, which leave the picture out of the cache: the warp that reads it straight after
+// then ran 3-4x slower (about 0.1 ms more per 640x480 photo). Such rows are decoded into a small strip
+// whose rows are not aligned, and copied from there while it is still in the cache.
+#define SCRATCH_ROWS 16
+
+static int bypasses_cache(const uint8_t *row) { return ((uintptr_t)row & 15) == 0; }
 
 int vjpeg_code_truncated_input(void) { return JERR_INPUT_EOF; }
 int vjpeg_code_no_image(void) { return JERR_NO_IMAGE; }
@@ -161,12 +171,35 @@ int vjpeg_read_rows(vjpeg_decoder *decoder, uint8_t *destination, size_t stride,
     *decoded = 0;
     if (setjmp(decoder->error.jump)) return -1;
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
-    JSAMPROW pointers[16];
+    const size_t row_bytes = (size_t)cinfo->output_width * (size_t)cinfo->output_components;
+    const int converts = cinfo->out_color_space == JCS_EXT_RGB;
+    JSAMPROW pointers[SCRATCH_ROWS];
     uint32_t done = 0;
     while (done < rows && cinfo->output_scanline < cinfo->output_height) {
-        uint32_t batch = rows - done < 16 ? rows - done : 16;
-        for (uint32_t row = 0; row < batch; row++) pointers[row] = destination + (size_t)(done + row) * stride;
+        uint32_t batch = rows - done < SCRATCH_ROWS ? rows - done : SCRATCH_ROWS;
+        int staged = 0;
+        for (uint32_t row = 0; row < batch; row++) {
+            uint8_t *target = destination + (size_t)(done + row) * stride;
+            if (converts && bypasses_cache(target)) {
+                if (!decoder->strip) {
+                    // Rows a multiple of 64 bytes apart, the first 8 bytes past a 64-byte boundary.
+                    decoder->strip_pitch = (row_bytes + 63) & ~(size_t)63;
+                    uint8_t *block = (*cinfo->mem->alloc_large)(
+                        (j_common_ptr)cinfo, JPOOL_IMAGE, SCRATCH_ROWS * decoder->strip_pitch + 72);
+                    decoder->strip = (uint8_t *)(((uintptr_t)block + 63) & ~(uintptr_t)63) + 8;
+                }
+                target = decoder->strip + (size_t)row * decoder->strip_pitch;
+                staged = 1;
+            }
+            pointers[row] = target;
+        }
         JDIMENSION got = jpeg_read_scanlines(cinfo, pointers, batch);
+        if (staged) {
+            for (uint32_t row = 0; row < got; row++) {
+                uint8_t *target = destination + (size_t)(done + row) * stride;
+                if (pointers[row] != target) memcpy(target, pointers[row], row_bytes);
+            }
+        }
         if (got == 0) break;
         done += got;
         *decoded = done;
@@ -174,7 +207,10 @@ int vjpeg_read_rows(vjpeg_decoder *decoder, uint8_t *destination, size_t stride,
         if (decoder->status.truncated) return 0;
     }
     // Reading the last row also reads the trailing markers, where a missing EOI shows up.
-    if (cinfo->output_scanline == cinfo->output_height) jpeg_finish_decompress(cinfo);
+    if (cinfo->output_scanline == cinfo->output_height) {
+        jpeg_finish_decompress(cinfo);
+        decoder->strip = NULL;  // freed with the image's pool
+    }
     return 0;
 }
 
