@@ -74,6 +74,30 @@ final class RawConnection: @unchecked Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// The next `count` responses (pipelined answers may arrive in one read), split by Content-Length;
+    /// fewer if the server closes or is silent for 10 s first.
+    func responses(_ count: Int) async -> [String] {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: Self.split(self.receive { Self.split($0).count >= count }).prefix(count).map { $0 }) }.start()
+        }
+    }
+
+    /// The complete responses at the start of `data`.
+    private static func split(_ data: Data) -> [String] {
+        var responses: [String] = []
+        var rest = data[...]
+        while let end = rest.range(of: Data("\r\n\r\n".utf8)) {
+            let head = String(decoding: rest[..<end.lowerBound], as: UTF8.self)
+            let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+            guard rest.distance(from: end.upperBound, to: rest.endIndex) >= length else { break }
+            let stop = rest.index(end.upperBound, offsetBy: length)
+            responses.append(String(decoding: rest[..<stop], as: UTF8.self))
+            rest = rest[stop...]
+        }
+        return responses
+    }
+
     /// Everything the server sends until it closes its side, `isComplete` holds, or 10 s of silence.
     private func receive(until isComplete: (Data) -> Bool) -> Data {
         receiveEnding(until: isComplete).data
