@@ -12,6 +12,29 @@ import VisageService
 @Suite(.serialized) struct LiveLimitTests {
     typealias T = ServiceTesting
 
+    /// The smallest analysis request: a 1-byte body, which the fake analyzer accepts.
+    static let tinyRequest = "POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1"
+
+    /// A live service with one inference place and no queue, its place taken by a request the fake
+    /// analyzer holds for `hold`: what the refusal tests start from. `test` gets the client, the server's
+    /// port, the connection holding the place (answered 200 after `hold`) and the analyzer.
+    @available(macOS 15, *)
+    static func withTheOnlyPlaceTaken(
+        holding hold: Duration,
+        _ test: @escaping @Sendable (any TestClientProtocol, Int, RawConnection, FakeAnalyzer) async throws -> Void
+    ) async throws {
+        let analyzer = FakeAnalyzer(stageDelay: hold)
+        let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 0 }, analyzer: analyzer)
+        try await T.live(app) { client in
+            try await T.waitUntilReady(client)
+            let port = try #require(client.port)
+            let busy = try RawConnection(port: port)
+            busy.send(tinyRequest)
+            try await T.eventually("the inference starts") { analyzer.counts.started == 1 }
+            try await test(client, port, busy, analyzer)
+        }
+    }
+
     /// 16 requests at once against 2 slots and 2 queue places: the rest are refused at once with 503 and
     /// Retry-After, and every accepted request is answered with its own correct record.
     @available(macOS 15, *)
@@ -65,14 +88,14 @@ import VisageService
             let port = try #require(client.port)
             // Full: one inference running and one request waiting for the slot, as /metrics reports.
             let busy = try (0..<2).map { _ in try RawConnection(port: port) }
-            busy[0].send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
+            busy[0].send(Self.tinyRequest)
             try await T.eventually("the first inference starts") { analyzer.counts.started == 1 }
             #expect(try await T.metric(client, "visage_inference_queue_depth") == 0, "running is not waiting")
-            busy[1].send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
+            busy[1].send(Self.tinyRequest)
             try await T.eventually("the second request waits for the slot") { try await T.metric(client, "visage_inference_queue_depth") == 1 }
             for _ in 0..<3 {
                 let extra = try RawConnection(port: port)
-                extra.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
+                extra.send(Self.tinyRequest)
                 let answer = await extra.response()
                 #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer.prefix(200))")
                 #expect(answer.lowercased().contains("retry-after: 1"))
@@ -131,14 +154,7 @@ import VisageService
     /// its sending does not fail either.
     @available(macOS 15, *)
     @Test func aRefusalClosesWithoutReadingTheBody() async throws {
-        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(3000))
-        let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 0 }, analyzer: analyzer)
-        try await T.live(app) { client in
-            try await T.waitUntilReady(client)
-            let port = try #require(client.port)
-            let busy = try RawConnection(port: port)
-            busy.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
-            try await T.eventually("the inference starts") { analyzer.counts.started == 1 }
+        try await Self.withTheOnlyPlaceTaken(holding: .milliseconds(3000)) { client, port, busy, analyzer in
 
             let declared = 4 << 20
             let refused = try RawConnection(port: port)
@@ -163,14 +179,7 @@ import VisageService
     /// costs the server less than the client's next connection. Two refusals on one connection.
     @available(macOS 15, *)
     @Test func aRefusalOfASmallBodyKeepsTheConnection() async throws {
-        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(3000))
-        let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 0 }, analyzer: analyzer)
-        try await T.live(app) { client in
-            try await T.waitUntilReady(client)
-            let port = try #require(client.port)
-            let busy = try RawConnection(port: port)
-            busy.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
-            try await T.eventually("the inference starts") { analyzer.counts.started == 1 }
+        try await Self.withTheOnlyPlaceTaken(holding: .milliseconds(3000)) { client, port, busy, analyzer in
             let refused = try RawConnection(port: port)
             let body = Data(repeating: 0xAB, count: 68 << 10)
             for _ in 0..<2 {
@@ -189,14 +198,7 @@ import VisageService
     /// request unparseable (400) or leave it waiting (silence).
     @available(macOS 15, *)
     @Test func aRefusedSmallBodyIsReadThroughAndTheNextRequestOnTheConnectionIsServed() async throws {
-        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(2000))
-        let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 0 }, analyzer: analyzer)
-        try await T.live(app) { client in
-            try await T.waitUntilReady(client)
-            let port = try #require(client.port)
-            let busy = try RawConnection(port: port)
-            busy.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
-            try await T.eventually("the inference starts") { analyzer.counts.started == 1 }
+        try await Self.withTheOnlyPlaceTaken(holding: .milliseconds(2000)) { client, port, busy, analyzer in
             let connection = try RawConnection(port: port)
             let body = Data(repeating: 0xAB, count: 68 << 10)
             let head = "POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: \(body.count)\r\n\r\n"
@@ -214,7 +216,7 @@ import VisageService
             }
             #expect(await busy.response().hasPrefix("HTTP/1.1 200"))
             try await T.eventually("the slot is free") { try await T.metric(client, "visage_inference_queue_depth") == 0 && analyzer.counts.completed == 1 }
-            connection.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
+            connection.send(Self.tinyRequest)
             let third = await connection.response()
             #expect(third.hasPrefix("HTTP/1.1 200"), "\(third.prefix(200))")
             #expect(analyzer.counts.started == 2, "the refused requests never reached the pipeline")
@@ -251,7 +253,7 @@ import VisageService
             #expect(first.last?.hasPrefix("HTTP/1.1 200") == true)
 
             let busy = try RawConnection(port: port)
-            busy.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
+            busy.send(Self.tinyRequest)
             try await T.eventually("the inference starts") { analyzer.counts.started == 2 }
             let refused = Data("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
             #expect(connection.send(refused + refused + health))
@@ -267,14 +269,7 @@ import VisageService
     /// the server does not reset the connection under it.
     @available(macOS 15, *)
     @Test func aRefusalReachesAClientThatSentItsWholeBodyFirst() async throws {
-        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(3000))
-        let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 0 }, analyzer: analyzer)
-        try await T.live(app) { client in
-            try await T.waitUntilReady(client)
-            let port = try #require(client.port)
-            let busy = try RawConnection(port: port)
-            busy.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
-            try await T.eventually("the inference starts") { analyzer.counts.started == 1 }
+        try await Self.withTheOnlyPlaceTaken(holding: .milliseconds(3000)) { client, port, busy, analyzer in
             for _ in 0..<3 {
                 let body = Data(repeating: 0xCD, count: 2 << 20)
                 let refused = try RawConnection(port: port)
@@ -301,7 +296,7 @@ import VisageService
             try await T.waitUntilReady(client)
             let port = try #require(client.port)
             let connection = try RawConnection(port: port)
-            connection.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
+            connection.send(Self.tinyRequest)
             try await T.eventually("the work starts") { analyzer.counts.started == 1 }
             connection.close()
             // The work would take 3 s; it stops at the first checkpoint after the hang-up.
@@ -359,7 +354,7 @@ import VisageService
             try await T.waitUntilReady(client)
             let port = try #require(client.port)
             let connection = try RawConnection(port: port)
-            connection.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1")
+            connection.send(Self.tinyRequest)
             try await T.eventually("the work starts") { analyzer.counts.started == 1 }
             connection.shutdownSending()
             try await T.eventually("the work stops") { analyzer.counts.stopped == 1 }
