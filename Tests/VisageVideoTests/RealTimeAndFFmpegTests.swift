@@ -95,13 +95,7 @@ struct FFmpegFrameSourceTests {
     /// A stream with non-square pixels (sample aspect 2:1) comes out stretched to square ones, twice as
     /// wide, as the native reader stretches it (within the two scalers' interpolation).
     @Test(.enabled(if: installed)) func nonSquarePixelsAreStretched() throws {
-        // A smooth ramp across (luma 16 + 12x, grey chroma), so interpolation stays close to the columns.
-        var data = Data("YUV4MPEG2 W16 H8 F25:1 A2:1 C444\n".utf8)
-        for _ in 0..<2 {
-            data += Data("FRAME\n".utf8)
-            data += Data((0..<8).flatMap { _ in (0..<16).map { UInt8(16 + 12 * $0) } }) + Data(repeating: 128, count: 2 * 16 * 8)
-        }
-        let url = try StreamMaking.file(data, extension: "y4m")
+        let url = try StreamMaking.file(StreamMaking.rampY4M(aspect: "A2:1"), extension: "y4m")
         defer { try? FileManager.default.removeItem(at: url) }
         let native = StreamMaking.drain(try Y4MFrameSource(path: url.path))
         let source = try FFmpegFrameSource(input: url.path)

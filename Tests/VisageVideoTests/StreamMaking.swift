@@ -50,6 +50,17 @@ enum StreamMaking {
         return data
     }
 
+    /// Two 16×8 4:4:4 frames of a smooth horizontal ramp (luma 16 + 12x, grey chroma), with the `A`
+    /// pixel aspect `aspect` ("A2:1"): stretching it keeps interpolated columns close to the stored ones.
+    static func rampY4M(aspect: String) -> Data {
+        var data = Data("YUV4MPEG2 W16 H8 F25:1 \(aspect) C444\n".utf8)
+        for _ in 0..<2 {
+            data += Data("FRAME\n".utf8)
+            data += Data((0..<8).flatMap { _ in (0..<16).map { UInt8(16 + 12 * $0) } }) + Data(repeating: 128, count: 2 * 16 * 8)
+        }
+        return data
+    }
+
     /// A raw RGB24 frame whose pixels encode their position and the frame number.
     static func rgbFrame(width: Int, height: Int, frame: Int) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -132,12 +132,7 @@ struct Y4MFrameSourceTests {
     /// what one stored column holds; unknown (`A0:0`) and square ones are kept as stored.
     @Test func nonSquarePixelsAreStretched() throws {
         func frames(_ aspect: String) throws -> [VideoFrame] {
-            var data = Data("YUV4MPEG2 W16 H8 F25:1 \(aspect) C444\n".utf8)
-            for _ in 0..<2 {
-                data += Data("FRAME\n".utf8)
-                data += Data((0..<8).flatMap { _ in (0..<16).map { UInt8(16 + 12 * $0) } }) + Data(repeating: 128, count: 2 * 16 * 8)
-            }
-            let url = try StreamMaking.file(data, extension: "y4m")
+            let url = try StreamMaking.file(StreamMaking.rampY4M(aspect: aspect), extension: "y4m")
             defer { try? FileManager.default.removeItem(at: url) }
             let drained = StreamMaking.drain(try Y4MFrameSource(path: url.path))
             #expect(drained.error == nil)
