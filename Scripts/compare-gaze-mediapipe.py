@@ -60,23 +60,28 @@ def frames(path):
     return np.frombuffer(raw[: count * w * h * 3], dtype=np.uint8).reshape(count, h, w, 3)
 
 
-def mediapipe_coefficients(task, rgb_frames, fps):
+def landmarker_results(task, rgb_frames, fps, blendshapes=False):
+    """MediaPipe's FaceLandmarker in video mode over the frames (one face): each frame's result, in order."""
     options = vision.FaceLandmarkerOptions(
         base_options=mp_tasks.BaseOptions(model_asset_path=task), running_mode=vision.RunningMode.VIDEO,
-        num_faces=1, output_face_blendshapes=True)
-    out = []
+        num_faces=1, output_face_blendshapes=blendshapes)
     with vision.FaceLandmarker.create_from_options(options) as landmarker:
         for index, rgb in enumerate(rgb_frames):
-            result = landmarker.detect_for_video(
+            yield landmarker.detect_for_video(
                 mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb)), int(round(index * 1000 / fps)))
-            if not result.face_blendshapes:
-                out.append(None)
-                continue
-            b = {c.category_name: c.score for c in result.face_blendshapes[0]}
-            out.append({
-                "left": (b["eyeLookOutLeft"] - b["eyeLookInLeft"], b["eyeLookUpLeft"] - b["eyeLookDownLeft"]),
-                "right": (b["eyeLookInRight"] - b["eyeLookOutRight"], b["eyeLookUpRight"] - b["eyeLookDownRight"]),
-            })
+
+
+def mediapipe_coefficients(task, rgb_frames, fps):
+    out = []
+    for result in landmarker_results(task, rgb_frames, fps, blendshapes=True):
+        if not result.face_blendshapes:
+            out.append(None)
+            continue
+        b = {c.category_name: c.score for c in result.face_blendshapes[0]}
+        out.append({
+            "left": (b["eyeLookOutLeft"] - b["eyeLookInLeft"], b["eyeLookUpLeft"] - b["eyeLookDownLeft"]),
+            "right": (b["eyeLookInRight"] - b["eyeLookOutRight"], b["eyeLookUpRight"] - b["eyeLookDownRight"]),
+        })
     return out
 
 

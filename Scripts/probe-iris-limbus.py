@@ -45,10 +45,6 @@ spec = importlib.util.spec_from_file_location("compare", os.path.join(os.path.di
 compare = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(compare)
 
-import mediapipe as mp
-from mediapipe.tasks import python as mp_tasks
-from mediapipe.tasks.python import vision
-
 from real_clips import clip
 from reference_support import fetch_landmarker_task
 
@@ -123,18 +119,13 @@ def limbus_shift(gray, points, eye, score_mode):
 
 
 def mesh_points(task, rgb_frames, fps):
-    options = vision.FaceLandmarkerOptions(
-        base_options=mp_tasks.BaseOptions(model_asset_path=task), running_mode=vision.RunningMode.VIDEO, num_faces=1)
     out = []
-    with vision.FaceLandmarker.create_from_options(options) as landmarker:
-        for index, rgb in enumerate(rgb_frames):
-            result = landmarker.detect_for_video(
-                mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb)), int(round(index * 1000 / fps)))
-            if not result.face_landmarks:
-                out.append(None)
-                continue
-            h, w = rgb.shape[:2]
-            out.append(np.array([(p.x * w, p.y * h) for p in result.face_landmarks[0]]))
+    for result, rgb in zip(compare.landmarker_results(task, rgb_frames, fps), rgb_frames):
+        if not result.face_landmarks:
+            out.append(None)
+            continue
+        h, w = rgb.shape[:2]
+        out.append(np.array([(p.x * w, p.y * h) for p in result.face_landmarks[0]]))
     return out
 
 
