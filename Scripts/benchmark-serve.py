@@ -5,16 +5,25 @@ machine, same run.
 Both services answer POST /v1/faces with a 640×480 JPEG as the raw body (fast mode: the short-range
 detector). wrk (Debian) drives each at 1, 2, 8 and 64 connections for a fixed time; the script reports
 requests/s, p50 and p99 latency, the statuses seen and each server's peak RSS, and the throughput ratio
-visage / MediaPipe. Then it overloads visage at 4× its capacity (inferences + queue places) and reads
-its own duration histogram: the accepted requests' p99 against the unloaded p99, how many 503s came
-within 5 ms, and that nothing but 200 and 503 was answered.
+visage / MediaPipe. Then it overloads visage as issue 12 states it, against the unloaded p99 of the same
+run, taken twice: one connection, and at capacity without overload (inferences + queue places
+connections, closed loop: every place used, nothing refused), whose 200s/s are R.
+
+- open loop: 128 clients (wrk + a Lua delay()) each sending on a Poisson schedule, 4 × R in all; a 503
+  is not resent, so the offered rate is the pacing's, not the server's;
+- Retry-After: the same clients, but each 503's Retry-After is waited out first, as a real client does;
+- closed-loop storm: wrk at 4 × (inferences + queue) connections resending each answer's request at once,
+  503s included (about 12 × R offered), for comparison with earlier figures.
+
+For each: answers/s and 200s/s, the accepted requests' p99 from the server's own duration histogram
+(bucket bound) and from the client, the 503s within 5 ms, peak RSS, and every status seen.
 
 The MediaPipe service is Flask under gunicorn with 2 sync workers (one per core here), each holding one
 FaceDetector; it decodes with Pillow. Both servers get the same cores; wrk runs on the same machine.
 
     apt-get install wrk
     python3 -m venv Scripts/.venv && Scripts/.venv/bin/pip install mediapipe==0.10.21 flask gunicorn numpy Pillow
-    Scripts/.venv/bin/python Scripts/benchmark-serve.py [--duration 10] [--skip-mediapipe]
+    Scripts/.venv/bin/python Scripts/benchmark-serve.py [--duration 10] [--skip-mediapipe] [--overload-factor 4]
 """
 import argparse
 import json
@@ -53,6 +62,73 @@ function done(summary, latency, requests)
   io.write(string.format('RESULT {"requests": %%d, "seconds": %%f, "p50": %%f, "p99": %%f, "errors": %%d, "connect": %%d, "read": %%d, "write": %%d, "timeout": %%d, "statuses": {%%s}}\\n',
     summary.requests, summary.duration / 1e6, latency:percentile(50) / 1e3, latency:percentile(99) / 1e3,
     e.connect + e.read + e.write + e.timeout, e.connect, e.read, e.write, e.timeout, table.concat(parts, ", ")))
+end
+"""
+
+# Open loop: each connection sends on its own Poisson schedule instead of when its last answer came, so
+# the offered rate is the pacing's, not the server's (a 503 is not resent at once). `delay()` is asked
+# just before each send; `rate` and `connections` are this thread's share. With `honour`, a 503's
+# Retry-After is waited out before that client's next request, as a real client does (wrk tells
+# delay() not which connection it is for, so the wait goes to the next connection to send: the same
+# number of clients wait, each for Retry-After). Without it, the mean gap is corrected towards the target
+# rate from the thread's own count (LuaJIT's ffi reads the monotonic clock), so slow answers do not lower
+# the offered rate. Statuses are counted per thread and merged, with the latency quantiles done() needs.
+PACED_SCRIPT = """
+local ffi = require("ffi")
+ffi.cdef[[ typedef struct { long tv_sec; long tv_nsec; } visage_timespec; int clock_gettime(int, visage_timespec *); ]]
+local clock = ffi.new("visage_timespec")
+local function now() ffi.C.clock_gettime(1, clock); return tonumber(clock.tv_sec) + tonumber(clock.tv_nsec) * 1e-9 end
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "image/jpeg"
+local f = io.open("%(photo)s", "rb"); wrk.body = f:read("*a"); f:close()
+local threads = {}
+local seed = 1
+function setup(thread) thread:set("seed", seed); seed = seed + 1; table.insert(threads, thread) end
+function init(args)
+  statuses = {}; sent = 0; backoffs = 0; waits = {}; start = nil
+  rate = %(rate)f; connections = %(connections)d; honour = %(honour)s
+  math.randomseed(seed * 7919)
+end
+function request()
+  if start == nil then start = now() end
+  sent = sent + 1
+  return wrk.format()
+end
+function response(status, headers, body)
+  statuses[status] = (statuses[status] or 0) + 1
+  if honour and status == 503 then
+    table.insert(waits, tonumber(headers["Retry-After"] or headers["retry-after"] or "1") or 1)
+  end
+end
+%(delay_start)s
+  if #waits > 0 then backoffs = backoffs + 1; return math.floor(table.remove(waits, 1) * 1000) end
+  local gap = connections / rate
+  if start ~= nil and not honour then
+    local behind = rate * (now() - start) / math.max(sent, 1)
+    gap = gap / math.min(math.max(behind, 0.5), 4)
+  end
+  return math.floor(-math.log(1 - math.random()) * gap * 1000 + 0.5)
+%(delay_end)s
+function done(summary, latency, requests)
+  local merged, waited = {}, 0
+  for _, t in ipairs(threads) do
+    for status, n in pairs(t:get("statuses")) do merged[tostring(status)] = (merged[tostring(status)] or 0) + n end
+    waited = waited + t:get("backoffs")
+  end
+  local parts = {}
+  for status, n in pairs(merged) do table.insert(parts, string.format('"%%s": %%d', status, n)) end
+  local ok, all = merged["200"] or 0, summary.requests
+  local q = {}
+  -- Quantiles over all answers at the points where the 200s' p50/p99 (the slowest `ok` answers) and the
+  -- 503s' p99 (the fastest) fall, if every 503 is faster than every 200; the server's histogram checks that.
+  for _, p in ipairs({50, 99, 99.9}) do
+    if all > 0 and ok > 0 then table.insert(q, string.format('"ok%%s": %%f', p, latency:percentile(100 - (100 - p) * ok / all) / 1e3)) end
+    if all > ok then table.insert(q, string.format('"refused%%s": %%f', p, latency:percentile(p * (all - ok) / all) / 1e3)) end
+  end
+  local e = summary.errors
+  io.write(string.format('RESULT {"requests": %%d, "seconds": %%f, "p50": %%f, "p99": %%f, "max": %%f, "errors": %%d, "connect": %%d, "read": %%d, "write": %%d, "timeout": %%d, "backoffs": %%d, "statuses": {%%s}, "split": {%%s}}\\n',
+    all, summary.duration / 1e6, latency:percentile(50) / 1e3, latency:percentile(99) / 1e3, latency.max / 1e3,
+    e.connect + e.read + e.write + e.timeout, e.connect, e.read, e.write, e.timeout, waited, table.concat(parts, ", "), table.concat(q, ", ")))
 end
 """
 
@@ -204,6 +280,75 @@ def metrics(port):
         return response.read().decode()
 
 
+def bucket_share(buckets, bound):
+    """The share of a histogram's count at or under `bound` seconds (a bucket bound)."""
+    total = buckets[-1][1] if buckets else 0
+    return dict(buckets).get(bound, 0) / total if total else float("nan")
+
+
+def measured(port, pids, run):
+    """Runs `run()` (a wrk result) and adds the server's view: the /v1/faces duration histograms of its
+    200s and 503s over the run, and the peak RSS."""
+    before = metrics(port)
+    monitor = PeakRSS(pids)
+    result = run()
+    result["rss_mib"] = monitor.stop()
+    after = metrics(port)
+    result["load"] = load_average()
+    result["accepted"] = difference(histogram(after, 200), histogram(before, 200))
+    result["refused"] = difference(histogram(after, 503), histogram(before, 503))
+    return result
+
+
+def overload(port, pids, script, work, sweep, places, args):
+    """The issue's overload: 4 × R offered, R the 200s/s at capacity; the accepted requests' p99 against
+    the unloaded p99 of the same run, the refusals' latency, RSS and statuses. Three kinds of client:
+    open loop (Poisson, 503s not resent), clients that wait out Retry-After, and wrk's closed-loop storm."""
+    url = f"http://127.0.0.1:{port}/v1/faces"
+    # Unloaded, twice: one connection (nothing waits), and at capacity without overload: inferences +
+    # queue places connections, closed loop, so every place is used and nothing is ever refused.
+    quiet = measured(port, pids, lambda: wrk(url, 1, args.duration, script))
+    full = measured(port, pids, lambda: wrk(url, places, args.duration, script))
+    rate = args.overload_factor * full["ok_rps"]
+    print(f"\nunloaded  c=1   {quiet['ok_rps']:8.1f} 200s/s  p99 {quiet['p99']:.2f} ms (client), ≤ {quantile(quiet['accepted'], 0.99) * 1e3:.0f} ms (server)  "
+          f"statuses {quiet['statuses']}  load {quiet['load']}", flush=True)
+    print(f"capacity  c={places:<3} {full['ok_rps']:8.1f} 200s/s = R  p99 {full['p99']:.2f} ms (client), ≤ {quantile(full['accepted'], 0.99) * 1e3:.0f} ms (server)  "
+          f"statuses {full['statuses']}  peak RSS {full['rss_mib']:.0f} MiB  load {full['load']}", flush=True)
+    threads = 2
+    connections = args.overload_connections
+    runs = []
+    for label, honour in [("open loop", False), ("Retry-After", True)]:
+        paced = os.path.join(work, f"paced-{honour}.lua")
+        with open(paced, "w") as f:
+            f.write(PACED_SCRIPT % {"photo": PHOTO, "rate": rate / threads, "connections": connections // threads,
+                                    "honour": "true" if honour else "false", "delay_start": "function delay()", "delay_end": "end"})
+        runs.append((label, connections, measured(port, pids, lambda: wrk(url, connections, args.duration, paced))))
+    storm = 4 * places
+    closed = os.path.join(work, "storm.lua")
+    with open(closed, "w") as f:
+        # No delay(): each answer's connection sends again at once, a 503's too.
+        f.write(PACED_SCRIPT % {"photo": PHOTO, "rate": 1.0, "connections": 1, "honour": "false", "delay_start": "local function unused()", "delay_end": "end"})
+    runs.append(("closed-loop storm", storm, measured(port, pids, lambda: wrk(url, storm, args.duration, closed))))
+    print(f"overload: {args.overload_factor:g} × R = {rate:.0f} requests/s offered by {connections} Poisson clients "
+          f"(open loop, then waiting out Retry-After), and wrk's closed loop at 4 × {places} places = {storm} connections, "
+          f"resending each 503 at once", flush=True)
+    for label, c, r in runs:
+        split = r.get("split", {})
+        others = {s: n for s, n in r["statuses"].items() if s not in ("200", "503")}
+        accepted_server = quantile(r["accepted"], 0.99) * 1e3
+        within = bucket_share(r["refused"], 0.005)
+        client = (f"client ≈ {split['ok99']:.2f} ms" if "ok99" in split else "client n/a")
+        refusal_client = f", client p99 ≈ {split['refused99']:.2f} ms" if "refused99" in split else ""
+        print(f"  {label:17} c={c:<3} {r['rps']:7.0f} answers/s, {r['ok_rps']:6.0f} 200s/s  accepted p99: server ≤ {accepted_server:.0f} ms, {client}"
+              f" ({accepted_server / 1e3 / quantile(quiet['accepted'], 0.99):.1f}× and {accepted_server / 1e3 / quantile(full['accepted'], 0.99):.1f}× the unloaded server p99s)"
+              f"  503s: {r['statuses'].get('503', 0)}, {within * 100:.2f} % within 5 ms (server){refusal_client}"
+              + (f", {r['backoffs']} waits of Retry-After" if r.get("backoffs") else "")
+              + f"  other statuses {others or 'none'}  socket errors {r['errors']}  peak RSS {r['rss_mib']:.0f} MiB "
+              f"({'under' if r['rss_mib'] <= args.rss_bound else 'OVER'} the {args.rss_bound} MiB bound)  load {r['load']}", flush=True)
+    print("  (server p99s are histogram bucket bounds; the client's accepted p99 takes the slowest answers as the 200s, "
+          "true when every 503 is answered faster than every 200, which the server's histograms show)", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
@@ -212,6 +357,11 @@ def main():
     parser.add_argument("--queue", type=int, help="visage serve --queue (default: the service's own, the core count)")
     parser.add_argument("--connections", default=",".join(map(str, CONNECTIONS)),
                         help="wrk connection counts, comma-separated (default %(default)s)")
+    parser.add_argument("--overload-factor", type=float, default=4.0, help="offered rate in the overload runs, × R (default %(default)s)")
+    parser.add_argument("--overload-connections", type=int, default=128,
+                        help="Poisson clients offering it (default %(default)s: enough that pacing, not answers, sets the rate)")
+    parser.add_argument("--rss-bound", type=int, default=160,
+                        help="MiB the overload runs' peak RSS must stay under (default %(default)s: about 1.5 × the 104 MiB measured)")
     parser.add_argument("--binary", help="a visage built before (say, a copy of an earlier commit's, to compare two in one window); "
                         "default: build the release product")
     args = parser.parse_args()
@@ -243,32 +393,7 @@ def main():
         print(f"visage serve: {cores} inferences, queue {queue}; RSS when ready {idle:.0f} MiB", flush=True)
         visage = run_load("visage", f"http://127.0.0.1:{port}/v1/faces", [server.pid], args.duration, script, metrics_port=port)
 
-        # Overload: 4 × (inferences + queue places) connections.
-        capacity = cores + queue
-        before = metrics(port)
-        monitor = PeakRSS([server.pid])
-        overload = wrk(f"http://127.0.0.1:{port}/v1/faces", 4 * capacity, args.duration, script)
-        peak = monitor.stop()
-        after = metrics(port)
-        accepted = difference(histogram(after, 200), histogram(before, 200))
-        refused = difference(histogram(after, 503), histogram(before, 503))
-        # Unloaded: one connection; without a c=1 run (--connections), the fewest connections run.
-        unloaded = min(visage, key=lambda row: row["connections"])
-        unloaded_p99 = unloaded["p99"]
-        accepted_p99 = quantile(accepted, 0.99) * 1e3
-        fast_refusals = dict(refused).get(0.005, 0)
-        total_refused = refused[-1][1] if refused else 0
-        others = {s: n for s, n in overload["statuses"].items() if s not in ("200", "503")}
-        print(f"overload  c={4 * capacity:<3} {overload['rps']:8.1f} req/s  load {load_average()}  statuses {overload['statuses']}  socket errors {overload['errors']}  "
-              f"peak RSS {peak:.0f} MiB", flush=True)
-        print(f"  accepted p99 (server histogram, bucket bound) ≤ {accepted_p99:.0f} ms against unloaded p99 {unloaded_p99:.1f} ms "
-              f"(client, {unloaded['connections']} connection{'s' if unloaded['connections'] > 1 else ''}): {'within' if accepted_p99 <= 2 * unloaded_p99 else 'NOT within'} 2×", flush=True)
-        print(f"  503s answered within 5 ms: {fast_refusals:.0f} of {total_refused:.0f}; other statuses: {others or 'none'}", flush=True)
-        # A refusal closes its connection without reading the body (Connection: close); wrk reconnects
-        # without an error. A reset before the 503 was read would show here as a read or write error.
-        clean = not others and overload["errors"] == 0
-        print(f"  nothing but 200 and 503, no socket errors: {'yes' if clean else 'NO'} (connect {overload['connect']}, "
-              f"read {overload['read']}, write {overload['write']}, timeout {overload['timeout']})", flush=True)
+        overload(port, [server.pid], script, work, visage, cores + queue, args)
     finally:
         server.send_signal(signal.SIGTERM)
         print(f"visage serve exited with {server.wait(timeout=60)} after SIGTERM", flush=True)
