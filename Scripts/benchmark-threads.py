@@ -5,16 +5,22 @@
    selects and with VISAGE_KERNELS=avx2_fma, interleaved: each round times XNNPACK, Visage and
    Visage-AVX2 at 1 and 2 threads and Visage at its own count back to back (starting at a different
    step each round, 0.5 s apart), and the table gives the median over rounds of each round's median
-   (ratios are taken within a round, then their median), so a load that comes and goes hits all alike. XNNPACK keeps its own choice of kernels (AVX-512 where the core
-   has it: LiteRT has no switch to hold it to AVX2), so on an AVX-512 machine the forced-AVX2
-   ratio is the conservative one, and the table also gives Visage's AVX2 set against its own
-   AVX-512 set. Visage runs with `--threads N` (fixed) and once without (the count it chooses).
+   (ratios are taken within a round, then their median), so a load that comes and goes hits all alike.
+   By default XNNPACK keeps its own choice of kernels (AVX-512 where the core has it), so on an
+   AVX-512 machine the forced-AVX2 ratio is the conservative one. `--reference-isa avx2` holds
+   XNNPACK to its AVX2/FMA3 microkernels too (litert_reference.force_isa: cpuinfo's AVX-512 entries
+   cleared before the first interpreter, XNNPACK's arch flags read back and checked), so A/X is then
+   AVX2 against AVX2 on the same core: the closest an AVX-512 machine gets to the AVX2 acceptance
+   (`perf record` shows XNNPACK's `__fma3`/`__avx` microkernels instead of `__avx512f`). The table
+   also gives Visage's AVX2 set against its own selected set. Visage runs with `--threads N` (fixed)
+   and once without (the count it chooses); `--avx2-only` times only XNNPACK and Visage's AVX2 set.
 2. Accurate mode (faces down to 5 % of the width, so it tiles) on a 4000×3000 JPEG with several faces (a collage of the bundled samples' faces, made
    here with Pillow), its windows, turned views and faces run side by side: `taskset -c 0` against
    `taskset -c 0,1`, with the two runs' JSON compared for identity.
 
     swift build -c release --product visage
     python3 Scripts/benchmark-threads.py [--rounds 7] [--network-runs 50] [--runs 5] [--scratch-path .build]
+                                         [--reference-isa native|avx2] [--avx2-only]
 
 Needs a quiet machine: the 2-core figures mean nothing while other work shares the cores (the script
 prints the load average with every round, and whether the two CPUs are SMT siblings of one core,
@@ -29,7 +35,7 @@ import sys
 import tempfile
 import time
 
-from litert_reference import invoke_times, warmed_interpreter
+from litert_reference import force_isa, invoke_times, warmed_interpreter
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -110,9 +116,10 @@ def visage(binary, threads, runs, kernels=None):
     return {r["model"]: (r["medianMilliseconds"], r["threads"]) for r in report["results"]}
 
 
-def networks(binary, rounds, runs):
+def networks(binary, rounds, runs, reference_isa, avx2_only):
     print(f"## networks: {rounds} rounds of {runs} runs each, interleaved ({load()})", flush=True)
     print(topology(), flush=True)
+    print(force_isa(reference_isa), flush=True)
     litert = LiteRT()
     samples = {}  # (what, threads, model) -> [per-round median]
     chosen = {}
@@ -131,19 +138,25 @@ def networks(binary, rounds, runs):
         # runs right after another's threads (one run here had Visage at 2 threads slower right after
         # XNNPACK's 2-thread runs than the same count chosen automatically later in the round).
         steps = [lambda threads=threads: time_xnnpack(threads) for threads in (1, 2)]
+        sets = (("avx2", "avx2_fma"),) if avx2_only else (("visage", None), ("avx2", "avx2_fma"))
         steps += [lambda threads=threads, what=what, kernels=kernels: time_visage(what, threads, kernels)
-                  for threads in (1, 2) for what, kernels in (("visage", None), ("avx2", "avx2_fma"))]
-        steps.append(lambda: time_visage("auto", None, None))
+                  for threads in (1, 2) for what, kernels in sets]
+        if not avx2_only:
+            steps.append(lambda: time_visage("auto", None, None))
         shift = index * 3 % len(steps)
         for step in steps[shift:] + steps[:shift]:
             step()
             time.sleep(0.5)
         print(f"round {index + 1}/{rounds} done ({load()})", flush=True)
 
+    nan = float("nan")
+
     def median(what, threads, model):
-        return statistics.median(samples[(what, threads, model)])
+        return statistics.median(samples[(what, threads, model)]) if (what, threads, model) in samples else nan
 
     def ratio(top, top_threads, bottom, bottom_threads, model):
+        if (top, top_threads, model) not in samples or (bottom, bottom_threads, model) not in samples:
+            return nan
         return statistics.median(a / b for a, b in zip(samples[(top, top_threads, model)], samples[(bottom, bottom_threads, model)]))
 
     print(f"\nmedian over rounds, ms; ratios are per-round medians ({load()})")
@@ -153,12 +166,12 @@ def networks(binary, rounds, runs):
         name = model.replace(".tflite", "")
         scaling = {what: f"{median(what, 1, model):.2f}→{median(what, 2, model):.2f} ({ratio(what, 1, what, 2, model):.2f}×)"
                    for what in ("xnnpack", "visage", "avx2")}
-        automatic = f"{median('auto', 0, model):.2f} ({chosen[model]} thr)"
+        automatic = f"{median('auto', 0, model):.2f} ({chosen.get(model, '-')} thr)"
         print(f"{name:32}{scaling['xnnpack']:>20}{scaling['visage']:>20}"
               f"{ratio('visage', 1, 'xnnpack', 1, model):>7.2f}{ratio('visage', 2, 'xnnpack', 2, model):>7.2f}"
               f"{scaling['avx2']:>20}{ratio('avx2', 1, 'xnnpack', 1, model):>7.2f}{ratio('avx2', 2, 'xnnpack', 2, model):>7.2f}"
               f"{ratio('avx2', 1, 'visage', 1, model):>7.2f}{automatic:>14}{ratio('auto', 0, 'xnnpack', 2, model):>7.2f}")
-    print("V/X: Visage (selected kernels) / XNNPACK at 1 and 2 threads; A/X: Visage forced to AVX2 / XNNPACK (its own kernels); "
+    print(f"XNNPACK kernels: {reference_isa}. V/X: Visage (selected kernels) / XNNPACK at 1 and 2 threads; A/X: Visage forced to AVX2 / XNNPACK; "
           "A/V: Visage AVX2 / Visage selected at 1 thread; auto: Visage without --threads; T/X 2: auto / XNNPACK at 2 threads.", flush=True)
 
 
@@ -170,13 +183,16 @@ def main():
     parser.add_argument("--scratch-path", default=".build")
     parser.add_argument("--skip-networks", action="store_true")
     parser.add_argument("--skip-accurate", action="store_true")
+    parser.add_argument("--reference-isa", choices=["native", "avx2"], default="native",
+                        help="XNNPACK's kernels: those it selects (native) or held to AVX2/FMA3 (avx2, x86-64 only)")
+    parser.add_argument("--avx2-only", action="store_true", help="time only XNNPACK and Visage's AVX2 set")
     args = parser.parse_args()
     binary = os.path.join(ROOT, args.scratch_path, "release", "visage")
     if not os.path.exists(binary):
         sys.exit(f"{binary} is missing: run `swift build -c release --product visage` first")
 
     if not args.skip_networks:
-        networks(binary, args.rounds, args.network_runs)
+        networks(binary, args.rounds, args.network_runs, args.reference_isa, args.avx2_only)
     if args.skip_accurate:
         return
 
