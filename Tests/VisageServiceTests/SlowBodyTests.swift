@@ -38,7 +38,10 @@ import VisageService
                 let answer = await photo.response()
                 #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(300))")
                 #expect(answer.contains("\"image\":\"photo.png\""))
-                #expect(slow.allSatisfy { !$0.hasAnswer }, "answered while every slow body was still open, not held behind them")
+                // On a loaded machine the five requests can outlast the body timeout; until then no slow body is answered.
+                if ContinuousClock.now - start < .milliseconds(4500) {
+                    #expect(slow.allSatisfy { !$0.hasAnswer }, "answered while every slow body was still open, not held behind them")
+                }
                 for connection in slow { connection.send("\u{1}") }
             }
             for connection in slow {
