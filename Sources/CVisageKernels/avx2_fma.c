@@ -467,14 +467,21 @@ AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
         dw3x3_edge_pixel(p, channels, rows, input_width, stride, pad_left, w, output + p * channels, clamp, vmin, vmax, slopes);
     for (size_t p = last; p < pixels; p++)
         dw3x3_edge_pixel(p, channels, rows, input_width, stride, pad_left, w, output + p * channels, clamp, vmin, vmax, slopes);
-    const size_t x = first * stride - pad_left;
-    for (size_t c = 0; c < channels && first < last; c += 8) {
-        const float *rc[3] = {rows[0] + x * channels + c, rows[1] + x * channels + c, rows[2] + x * channels + c};
-        const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;  // this half of its 16-channel group
-        const float *sc = slopes == NULL ? NULL : slopes + c;
-        float *out = output + first * channels + c;
-        if (c + 8 <= channels) dw3x3_chunk(0, last - first, stride, rc, channels, out, wc, 8, clamp, vmin, vmax, sc);
-        else dw3x3_chunk(1, last - first, stride, rc, channels, out, wc, channels - c, clamp, vmin, vmax, sc);
+    // Rows of more than one chunk go in blocks of outputs (VISAGE_DW_BLOCK_FLOATS input floats per
+    // row), each block's chunks one after another, so its input stays in L1 from the first chunk
+    // to the last: a whole row's sweep per chunk (full range's 96 × 32 rows: three input rows and
+    // the output, 48 KB) left each chunk to read the rows from L2 again.
+    const size_t block = channels <= 8 ? last - first : VISAGE_DW_BLOCK_FLOATS / (channels * stride) + 1;
+    for (size_t b = first; b < last; b += block) {
+        const size_t count = last - b < block ? last - b : block, x = b * stride - pad_left;
+        for (size_t c = 0; c < channels; c += 8) {
+            const float *rc[3] = {rows[0] + x * channels + c, rows[1] + x * channels + c, rows[2] + x * channels + c};
+            const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;  // this half of its 16-channel group
+            const float *sc = slopes == NULL ? NULL : slopes + c;
+            float *out = output + b * channels + c;
+            if (c + 8 <= channels) dw3x3_chunk(0, count, stride, rc, channels, out, wc, 8, clamp, vmin, vmax, sc);
+            else dw3x3_chunk(1, count, stride, rc, channels, out, wc, channels - c, clamp, vmin, vmax, sc);
+        }
     }
 }
 

@@ -150,20 +150,27 @@ AVX512 void visage_f32_dwconv_ukernel__avx512_9p16(
         for (size_t ky = 0; ky < 3; ky++) start[ky] += (count - 1) * 8;
         first = last - 1;
     }
-    for (size_t c = 0; c < channels; c += 16) {
-        const float *wc = w + c / 16 * (16 + 9 * 16);
-        for (size_t t = 0; t < 9; t++) k[t] = _mm512_loadu_ps(wc + 16 + 16 * t);
-        const __m512 s = slopes != NULL ? _mm512_loadu_ps(slopes + c) : _mm512_setzero_ps();  // padded to 16
-        const float *rc[3] = {start[0] + c, start[1] + c, start[2] + c};
-        const __mmask16 mask = lanes(channels - c < 16 ? channels - c : 16);
-        float *out = output + first * channels + c;
-        if (stride == 1) dw3x3_sweep(1, last - first, rc, channels, out, k, _mm512_loadu_ps(wc), s, mask, &r);
-        else if (stride == 2) dw3x3_sweep(2, last - first, rc, channels, out, k, _mm512_loadu_ps(wc), s, mask, &r);
-        else {
-            for (size_t p = first; p < last; p++, out += channels) {
-                const float *rp[3] = {rc[0] + (p - first) * stride * channels, rc[1] + (p - first) * stride * channels,
-                                      rc[2] + (p - first) * stride * channels};
-                dw3x3_sweep(1, 1, rp, channels, out, k, _mm512_loadu_ps(wc), s, mask, &r);
+    // Rows of more than one chunk go in blocks of outputs, each block's chunks one after another,
+    // so the block's input stays in L1 from the first chunk to the last (as in the AVX2 set).
+    const size_t block = channels <= 16 ? last - first : VISAGE_DW_BLOCK_FLOATS / (channels * stride) + 1;
+    for (size_t b = first; b < last; b += block) {
+        const size_t count = last - b < block ? last - b : block;
+        for (size_t c = 0; c < channels; c += 16) {
+            const float *wc = w + c / 16 * (16 + 9 * 16);
+            for (size_t t = 0; t < 9; t++) k[t] = _mm512_loadu_ps(wc + 16 + 16 * t);
+            const __m512 s = slopes != NULL ? _mm512_loadu_ps(slopes + c) : _mm512_setzero_ps();  // padded to 16
+            const size_t in = (b - first) * stride * channels + c;
+            const float *rc[3] = {start[0] + in, start[1] + in, start[2] + in};
+            const __mmask16 mask = lanes(channels - c < 16 ? channels - c : 16);
+            float *out = output + b * channels + c;
+            if (stride == 1) dw3x3_sweep(1, count, rc, channels, out, k, _mm512_loadu_ps(wc), s, mask, &r);
+            else if (stride == 2) dw3x3_sweep(2, count, rc, channels, out, k, _mm512_loadu_ps(wc), s, mask, &r);
+            else {
+                for (size_t p = 0; p < count; p++, out += channels) {
+                    const float *rp[3] = {rc[0] + p * stride * channels, rc[1] + p * stride * channels,
+                                          rc[2] + p * stride * channels};
+                    dw3x3_sweep(1, 1, rp, channels, out, k, _mm512_loadu_ps(wc), s, mask, &r);
+                }
             }
         }
     }

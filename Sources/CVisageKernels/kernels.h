@@ -8,6 +8,11 @@
 
 #include "CVisageKernels.h"
 
+/// Input floats per row that a 3×3 depthwise row kernel sweeps chunk by chunk before moving on
+/// (rows of more channels than one vector go in blocks of about this many, so a block's three
+/// input rows stay in L1 across its chunks).
+#define VISAGE_DW_BLOCK_FLOATS 512
+
 /// Implicit-GEMM convolution tile: `mr` (≤ the kernel's MR) pixels × `nc` (≤ 16) channels.
 /// `a` holds `ks × MR` input pointers, tap-major (a[t * MR + i] is pixel i's tap t, `kc`
 /// channels); rows i ≥ mr repeat a valid pixel and are computed but not stored. `w` is one

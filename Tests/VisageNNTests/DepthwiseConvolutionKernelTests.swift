@@ -30,6 +30,14 @@ struct DepthwiseConvolutionKernelTests {
         Case(shape: channelwiseShape(6, 7, channels: 18, output: (3, 3), kernel: 2, stride: 2)),
         Case(shape: channelwiseShape(2, 2, channels: 5, output: (4, 4), pad: 2)),
         Case(shape: channelwiseShape(8, 11, channels: 21, output: (3, 4), stride: 3, pad: 1), epilogue: .prelu),
+        // Rows long enough that the 3×3 row kernels sweep them in several blocks of outputs
+        // (VISAGE_DW_BLOCK_FLOATS input floats), each block's chunks before the next block, with a
+        // short last block: stride 1, 2 and 3, 8-lane and 16-lane tails.
+        Case(shape: channelwiseShape(3, 50, channels: 24, output: (3, 50), pad: 1), epilogue: .prelu),
+        Case(shape: channelwiseShape(3, 61, channels: 33, output: (3, 61), pad: 1), epilogue: .clampAndPrelu),
+        Case(shape: channelwiseShape(5, 83, channels: 20, output: (2, 41), stride: 2), epilogue: .relu6),
+        Case(shape: channelwiseShape(4, 70, channels: 40, output: (2, 35), stride: 2, pad: 1)),
+        Case(shape: channelwiseShape(3, 64, channels: 19, output: (1, 22), stride: 3, pad: 1), epilogue: .prelu),
     ]
 
     @Test(arguments: cases, KernelISA.available)
