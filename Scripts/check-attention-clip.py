@@ -13,9 +13,11 @@ frames. Checks, for anyone's attention (events without trackingID):
   * no nod or shake.
 
 Prints the events, each change's delay and the verdict, and for an attention event at no change of
-label the head and gaze angles of the frames that led to it; exits 1 when a check fails.
+label the head and gaze angles and the eyes' openness of the frames that led to it; exits 1 when a
+check fails. `--eye-openness` passes visage track's flag (0 turns the lid condition off; left out,
+its default).
 
-    Scripts/check-attention-clip.py [--visage .build/release/visage]
+    Scripts/check-attention-clip.py [--visage .build/release/visage] [--eye-openness RATIO]
 """
 import argparse
 import json
@@ -34,6 +36,7 @@ SLACK = 0.3
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--visage", default=os.path.join(ROOT, ".build", "release", "visage"))
+    parser.add_argument("--eye-openness", help="visage track's --eye-openness (0 ignores the lids)")
     args = parser.parse_args()
     labels = json.load(open(LABELS))
     changes, start, previous = [], 0.0, None
@@ -44,7 +47,8 @@ def main():
         start += segment["to"] - segment["from"]
     run = subprocess.run(
         [args.visage, "track", CLIP, "--json", "--debounce", str(DEBOUNCE),
-         "--attention-duration", str(DURATION)], capture_output=True, text=True)
+         "--attention-duration", str(DURATION)] + (["--eye-openness", args.eye_openness] if args.eye_openness else []),
+        capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"visage track failed ({run.returncode}): {run.stderr}")
     records = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
@@ -72,12 +76,15 @@ def main():
         failures.append(f"attention events at no change of label: {extra}")
         # What the frames before each extra event read: the run of frames that made it.
         for name, time in extra:
-            print(f"frames up to the extra {name} at {time:.2f} s (time: head and gaze degrees from the camera; eyes' pitch in the head):")
+            print(f"frames up to the extra {name} at {time:.2f} s (time: head and gaze degrees from the camera; eyes' pitch in the head; "
+                  "eyes' openness in iris diameters):")
             for frame in frames:
                 if time - DURATION - 0.3 <= frame["time"] <= time and frame["faces"]:
                     gaze = frame["faces"][0].get("gaze") or {}
                     eyes = [gaze.get(e, {}).get("pitch") for e in ("leftEye", "rightEye")]
-                    print(f"    {frame['time']:.2f} s: head {gaze.get('headAngleFromCamera')}, gaze {gaze.get('angleFromCamera')}, eyes' pitch {eyes}")
+                    openness = frame["faces"][0].get("eyeOpenness") or {}
+                    print(f"    {frame['time']:.2f} s: head {gaze.get('headAngleFromCamera')}, gaze {gaze.get('angleFromCamera')}, eyes' pitch {eyes}, "
+                          f"openness {[openness.get('left'), openness.get('right')]}")
     presence = [e["event"] for e in events if e["event"] in ("faceDetected", "noFaceDetected")]
     if presence != ["faceDetected"]:
         failures.append(f"presence events {presence}, expected one faceDetected")

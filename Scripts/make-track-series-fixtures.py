@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What `visage track` measured on real clips, frame by frame, for the debug suite's attention and gesture
 tests (Tests/VisageTests/Fixtures/track-series/series.json): each frame's time and, per face, its
-tracking ID, head pitch and yaw, and head and gaze angles from the camera. The tests replay these
+tracking ID, head pitch and yaw, head and gaze angles from the camera, and each eye's openness (lid
+aperture in iris diameters, the subject's left then right). The tests replay these
 through the event logic without running any model.
 
 Clips: Samples/clips/attention.mp4 (with its labelled changes from attention.json) and the real clips
@@ -35,8 +36,9 @@ def series(visage, path):
         faces = []
         for face in record["faces"]:
             gaze = face.get("gaze") or {}
+            eyes = face.get("eyeOpenness") or {}
             faces.append([face["trackingID"], face.get("pitch"), face.get("yaw"),
-                          gaze.get("headAngleFromCamera"), gaze.get("angleFromCamera")])
+                          gaze.get("headAngleFromCamera"), gaze.get("angleFromCamera"), eyes.get("left"), eyes.get("right")])
         frames.append({"time": record["time"], "faces": faces})
     return frames
 
@@ -53,7 +55,8 @@ def main():
         previous = segment["watching"]
         start += segment["to"] - segment["from"]
     out = {"about": "visage track --json --debounce 0 on real clips: per frame, [trackingID, pitch, yaw, "
-                    "headAngleFromCamera, gaze angleFromCamera] per face (Scripts/make-track-series-fixtures.py)",
+                    "headAngleFromCamera, gaze angleFromCamera, eyeOpenness left, right] per face "
+                    "(Scripts/make-track-series-fixtures.py)",
            "attentionChanges": changes, "clips": {}}
     for name in ["attention", "carphone", "wolfgang", "man", "title-man"]:
         out["clips"][name] = series(args.visage, CLIPS.get(name) or clip(name))

@@ -85,10 +85,12 @@ public struct TrackOptions: Sendable, Equatable, Codable {
 }
 
 /// `/v1/track`'s `attention` options, as `visage track`'s flags and ``AttentionOptions``: the cones in
-/// degrees (0 or null ignores the eyes or the head) and how long watching or not must last.
+/// degrees (0 or null ignores the eyes or the head), the smallest eye openness in iris diameters (0 or
+/// null ignores the lids) and how long watching or not must last.
 public struct TrackAttention: Sendable, Equatable, Codable {
     public var gazeCone: Double? = 22
     public var headCone: Double? = 30
+    public var eyeOpenness: Double? = 0.5
     public var minimumDuration = 0.5
     public init() {}
 
@@ -97,6 +99,7 @@ public struct TrackAttention: Sendable, Equatable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if container.contains(.gazeCone) { gazeCone = try container.decodeIfPresent(Double.self, forKey: .gazeCone) }
         if container.contains(.headCone) { headCone = try container.decodeIfPresent(Double.self, forKey: .headCone) }
+        if container.contains(.eyeOpenness) { eyeOpenness = try container.decodeIfPresent(Double.self, forKey: .eyeOpenness) }
         minimumDuration = try container.decodeIfPresent(Double.self, forKey: .minimumDuration) ?? minimumDuration
     }
 
@@ -104,7 +107,7 @@ public struct TrackAttention: Sendable, Equatable, Codable {
     public var options: AttentionOptions {
         AttentionOptions(
             gazeCone: gazeCone.flatMap { $0 > 0 ? $0 : nil }, headCone: headCone.flatMap { $0 > 0 ? $0 : nil },
-            minimumDuration: minimumDuration)
+            eyeOpenness: eyeOpenness.flatMap { $0 > 0 ? $0 : nil }, minimumDuration: minimumDuration)
     }
 
     /// The first field out of range, as the message to send back.
@@ -113,6 +116,9 @@ public struct TrackAttention: Sendable, Equatable, Codable {
             if let cone, !(cone.isFinite && (0...180).contains(cone)) {
                 return "attention.\(name) \(cone) must be in 0…180 degrees (0 or null ignores it)"
             }
+        }
+        if let eyeOpenness, !(eyeOpenness.isFinite && (0...10).contains(eyeOpenness)) {
+            return "attention.eyeOpenness \(eyeOpenness) must be in 0…10 iris diameters (0 or null ignores it)"
         }
         guard minimumDuration.isFinite, (0...3600).contains(minimumDuration) else {
             return "attention.minimumDuration \(minimumDuration) must be in 0…3600 seconds"

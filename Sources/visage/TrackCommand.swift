@@ -45,6 +45,9 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Watching: the head points within this many degrees of the camera; 0 or less ignores the head.", valueName: "DEGREES"))
     var headCone = 30.0
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Watching: the more open eye's lids are at least this many iris diameters apart (eyes shut or looking down are not watching); 0 or less ignores the lids.", valueName: "RATIO"))
+    var eyeOpenness = 0.5
+
     @Option(parsing: .unconditional, help: ArgumentHelp("How long watching or not must last before attentionGained/attentionLost.", valueName: "SECONDS"))
     var attentionDuration = 0.5
 
@@ -85,6 +88,7 @@ struct TrackCommand: AsyncParsableCommand {
         for (name, cone) in [("--gaze-cone", gazeCone), ("--head-cone", headCone)] where !(cone.isFinite && cone <= 180) {
             throw ValidationError("\(name) \(cone) must be at most 180 degrees")
         }
+        guard eyeOpenness.isFinite, eyeOpenness <= 10 else { throw ValidationError("--eye-openness \(eyeOpenness) must be at most 10 iris diameters") }
         guard attentionDuration.isFinite, (0...3600).contains(attentionDuration) else {
             throw ValidationError("--attention-duration \(attentionDuration) must be in 0…3600 seconds")
         }
@@ -101,7 +105,8 @@ struct TrackCommand: AsyncParsableCommand {
             handler: .init(maximumFaces: maxFaces, detectionInterval: detectEvery), debounce: debounce,
             blinkThreshold: blinkThreshold, blinkHysteresis: min(0.15, blinkThreshold / 2), mirrored: mirrored,
             attention: .init(
-                gazeCone: gazeCone > 0 ? gazeCone : nil, headCone: headCone > 0 ? headCone : nil, minimumDuration: attentionDuration)))
+                gazeCone: gazeCone > 0 ? gazeCone : nil, headCone: headCone > 0 ? headCone : nil,
+                eyeOpenness: eyeOpenness > 0 ? eyeOpenness : nil, minimumDuration: attentionDuration)))
         if let annotate { try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true) }
 
         var (frames, skipped) = (0, 0)

@@ -70,6 +70,9 @@ import Testing
             #expect(abs(angles["yaw"]!) < 20 && abs(angles["pitch"]!) < 20, "\(eye): \(angles)")
         }
         #expect(faces[2].first?["attention"] as? Bool == false)
+        // Each eye's openness, lid aperture in iris diameters: the astronaut's eyes are open.
+        let openness = try #require(faces[2].first?["eyeOpenness"] as? [String: Double])
+        #expect(Set(openness.keys) == ["left", "right"] && openness.values.allSatisfy { (0.5...1.5).contains($0) }, "\(openness)")
         // And its fitted head pose, the series nods and shakes come from: the astronaut faces the camera.
         let pose = ["roll", "yaw", "pitch"].compactMap { faces[2].first?[$0] as? Double }
         #expect(pose.count == 3 && pose.allSatisfy { abs($0) < 30 }, "\(pose)")

@@ -111,9 +111,19 @@ import VisageService
         return messages.all
     }
 
+    /// The attention options' JSON: a field left out keeps its default, 0 or null turns a condition off.
+    @Test func attentionOptionsDecodeAsTheFlags() throws {
+        let kept = try JSONDecoder().decode(TrackAttention.self, from: Data("{}".utf8))
+        #expect(kept.options == AttentionOptions())
+        let off = try JSONDecoder().decode(TrackAttention.self, from: Data(#"{"eyeOpenness": null, "gazeCone": 0}"#.utf8))
+        #expect(off.options == AttentionOptions(gazeCone: nil, eyeOpenness: nil))
+        let zero = try JSONDecoder().decode(TrackAttention.self, from: Data(#"{"eyeOpenness": 0, "minimumDuration": 1}"#.utf8))
+        #expect(zero.options == AttentionOptions(eyeOpenness: nil, minimumDuration: 1))
+    }
+
     /// The first message's `attention` reaches the tracker: a short minimum duration reports the
     /// astronaut's attention sooner than the default 0.5 s, a head cone of 0.01° reports none, and a
-    /// cone out of range is refused with `invalid_parameter`.
+    /// cone or an eye openness out of range is refused with `invalid_parameter`.
     @available(macOS 15, *)
     @Test func attentionOptionsReachTheTracker() async throws {
         let url = try Self.clip(faceFrames: 5, emptyFrames: 0)
@@ -142,6 +152,8 @@ import VisageService
             let record = try #require(error["error"] as? [String: Any])
             #expect(record["code"] as? String == "invalid_parameter")
             #expect((record["message"] as? String)?.contains("attention.gazeCone") == true)
+            let refusedLids = try await Self.exchange(client, options: #"{"attention": {"eyeOpenness": -1}}"#, frames: [])
+            #expect(refusedLids.first?.contains("attention.eyeOpenness") == true, "\(refusedLids)")
         }
     }
 }

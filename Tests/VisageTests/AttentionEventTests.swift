@@ -6,8 +6,8 @@ import Visage
 struct AttentionEventTests {
     typealias Observation = FaceEventGenerator.Observation
 
-    static func face(_ id: Int, head: Double, gaze: Double) -> Observation {
-        Observation(trackingID: id, eyeBlinkLeft: 0, eyeBlinkRight: 0, headAngle: head, gazeAngle: gaze)
+    static func face(_ id: Int, head: Double, gaze: Double, eyes: Double = 0.85) -> Observation {
+        Observation(trackingID: id, eyeBlinkLeft: 0, eyeBlinkRight: 0, headAngle: head, gazeAngle: gaze, eyeOpenness: eyes)
     }
 
     static func name(_ event: FaceTrackingEvent) -> String {
@@ -86,12 +86,64 @@ struct AttentionEventTests {
     /// The options choose what watching means: without the gaze cone, eyes down still watch.
     @Test func conesAreOptional() {
         let lookingDown = AttentionOptions(gazeCone: nil, headCone: 30, minimumDuration: 0.5)
-        #expect(lookingDown.isWatching(headAngle: 10, gazeAngle: 35))
-        #expect(!AttentionOptions().isWatching(headAngle: 10, gazeAngle: 35))
-        #expect(!AttentionOptions().isWatching(headAngle: .nan, gazeAngle: 0), "unknown never watches")
-        #expect(AttentionOptions(gazeCone: nil, headCone: nil).isWatching(headAngle: .nan, gazeAngle: .nan))
+        #expect(lookingDown.isWatching(headAngle: 10, gazeAngle: 35, eyeOpenness: 0.8))
+        #expect(!AttentionOptions().isWatching(headAngle: 10, gazeAngle: 35, eyeOpenness: 0.8))
+        #expect(!AttentionOptions().isWatching(headAngle: .nan, gazeAngle: 0, eyeOpenness: 0.8), "unknown never watches")
+        #expect(!AttentionOptions().isWatching(headAngle: 0, gazeAngle: 0, eyeOpenness: .nan), "unknown never watches")
+        #expect(AttentionOptions(gazeCone: nil, headCone: nil, eyeOpenness: nil).isWatching(headAngle: .nan, gazeAngle: .nan, eyeOpenness: .nan))
         let events = Self.run(40, options: lookingDown) { _ in [Self.face(1, head: 10, gaze: 35)] }
         #expect(events == [10: ["faceDetected", "attentionGained", "attentionGained 1"]])
+    }
+
+    /// Eyes shut or lowered (openness under 0.5 iris diameters) are not watching even with the gaze
+    /// inside its cone once they have stayed so for the blink tolerance (0.25 s), so attention is lost
+    /// within the minimum duration plus 0.3 s; a blink (three frames, 0.2 s) changes nothing, even
+    /// before attention is first gained; without the lid condition the lowered eyes watch.
+    @Test func loweredLidsAreNotWatchingButBlinksAre() {
+        let eyes = { (frame: Int) -> Double in
+            switch frame {
+            case 3..<6, 20..<23: 0.1   // blinks
+            case 40..<60: 0.35          // looking down through lowered lids, the mesh's gaze still 12°
+            default: 0.85
+            }
+        }
+        let events = Self.run(80) { [Self.face(1, head: 5, gaze: 12, eyes: eyes($0))] }
+        #expect(events == [
+            10: ["faceDetected", "attentionGained", "attentionGained 1"],
+            48: ["attentionLost", "attentionLost 1"],
+            65: ["attentionGained", "attentionGained 1"],
+        ])
+        // A closure longer than the tolerance and the minimum duration together is eyes shut.
+        let shut = Self.run(40) { [Self.face(1, head: 5, gaze: 12, eyes: (20..<29).contains($0) ? 0.1 : 0.85)] }
+        #expect(shut == [10: ["faceDetected", "attentionGained", "attentionGained 1"], 28: ["attentionLost", "attentionLost 1"],
+                         34: ["attentionGained", "attentionGained 1"]])
+        let lidsIgnored = Self.run(80, options: AttentionOptions(eyeOpenness: nil)) { [Self.face(1, head: 5, gaze: 12, eyes: eyes($0))] }
+        #expect(lidsIgnored == [10: ["faceDetected", "attentionGained", "attentionGained 1"]])
+        // The more open eye counts: a wink, or one eye hidden, leaves the face watching.
+        let winking = EyeOpenness(left: 0.05, right: 0.8)
+        #expect(AttentionOptions().isWatching(headAngle: 5, gazeAngle: 12, eyeOpenness: winking.larger))
+        #expect(EyeOpenness(left: .nan, right: 0.8).larger.isNaN)
+    }
+
+    /// Openness from a mesh: the lids' middle points over the iris circle's diameter, in upright pixels.
+    @Test func eyeOpennessFromTheMesh() throws {
+        var points = [SIMD3<Float>](repeating: .zero, count: FaceMesh.pointCount)
+        // A 200×100 picture; normalized coordinates. Right eye: iris radius 5 px, lids 8 px apart.
+        func place(_ index: Int, _ x: Double, _ y: Double) { points[index] = SIMD3(Float(x / 200), Float(y / 100), 0) }
+        place(468, 50, 50)
+        for (index, (dx, dy)) in zip([469, 470, 471, 472], [(5.0, 0.0), (0, -5), (-5, 0), (0, 5)]) { place(index, 50 + dx, 50 + dy) }
+        place(159, 50, 46)
+        place(145, 50, 54)
+        // Left eye: iris radius 4 px, lids 2 px apart (nearly shut).
+        place(473, 150, 50)
+        for (index, (dx, dy)) in zip([474, 475, 476, 477], [(4.0, 0.0), (0, -4), (-4, 0), (0, 4)]) { place(index, 150 + dx, 50 + dy) }
+        place(386, 150, 49)
+        place(374, 150, 51)
+        let openness = try #require(EyeOpenness(mesh: FaceMesh(points: points, presence: 1, imageWidth: 200, imageHeight: 100)))
+        #expect(abs(openness.right - 0.8) < 1e-5)
+        #expect(abs(openness.left - 0.25) < 1e-5)
+        #expect(abs(openness.larger - 0.8) < 1e-5)
+        #expect(EyeOpenness(mesh: FaceMesh(points: Array(points.prefix(468)), presence: 1, imageWidth: 200, imageHeight: 100)) == nil)
     }
 
     /// The head's angle from the camera is measured towards the camera, not along the axis: a face off

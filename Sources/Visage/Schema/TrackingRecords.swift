@@ -33,6 +33,8 @@ public struct TrackedFaceRecord: Codable, Sendable, Equatable {
     /// ARKit's eye-blink coefficients, 0…1, the subject's own eyes.
     public var eyeBlinkLeft: Float
     public var eyeBlinkRight: Float
+    /// Each eye's lid aperture in iris diameters (``EyeOpenness``), to 0.01; nil without irises.
+    public var eyeOpenness: EyeOpenness?
     /// The mean of ARKit's `mouthSmileLeft` and `mouthSmileRight`, 0…1.
     public var smile: Float
     /// Where the face looks; nil when it cannot be estimated.
@@ -45,10 +47,11 @@ public struct TrackedFaceRecord: Codable, Sendable, Equatable {
 
     public init(
         trackingID: Int, frame: FaceRecord.Rect, eyeBlinkLeft: Float, eyeBlinkRight: Float, smile: Float, gaze: GazeRecord? = nil,
-        attention: Bool? = nil, roll: Double? = nil, yaw: Double? = nil, pitch: Double? = nil
+        attention: Bool? = nil, roll: Double? = nil, yaw: Double? = nil, pitch: Double? = nil, eyeOpenness: EyeOpenness? = nil
     ) {
         (self.trackingID, self.frame, self.eyeBlinkLeft, self.eyeBlinkRight, self.smile) =
             (trackingID, frame, eyeBlinkLeft, eyeBlinkRight, smile)
+        self.eyeOpenness = eyeOpenness
         (self.gaze, self.attention) = (gaze, attention)
         (self.roll, self.yaw, self.pitch) = (roll, yaw, pitch)
     }
@@ -64,6 +67,9 @@ public struct TrackedFaceRecord: Codable, Sendable, Equatable {
         let pose = face.analysis.pose
         func round(_ value: Double) -> Double? { value.isFinite ? (value * 100).rounded() / 100 : nil }
         (roll, yaw, pitch) = (round(pose.headEulerAngleZ), round(pose.headEulerAngleY), round(pose.headEulerAngleX))
+        if let openness = face.analysis.eyeOpenness, let left = round(openness.left), let right = round(openness.right) {
+            eyeOpenness = EyeOpenness(left: left, right: right)
+        }
     }
 }
 

@@ -27,13 +27,15 @@ package struct FaceEventGenerator: Sendable {
         /// between the line of sight and the camera (``FaceGaze/angleFromCamera``); NaN when unknown.
         package var headAngle: Double
         package var gazeAngle: Double
+        /// The more open eye's lid aperture in iris diameters (``EyeOpenness/larger``); NaN when unknown.
+        package var eyeOpenness: Double
 
         package init(
             trackingID: Int, eyeBlinkLeft: Float, eyeBlinkRight: Float, pitch: Double = .nan, yaw: Double = .nan,
-            headAngle: Double = .nan, gazeAngle: Double = .nan
+            headAngle: Double = .nan, gazeAngle: Double = .nan, eyeOpenness: Double = .nan
         ) {
             (self.trackingID, self.eyeBlinkLeft, self.eyeBlinkRight) = (trackingID, eyeBlinkLeft, eyeBlinkRight)
-            (self.pitch, self.yaw, self.headAngle, self.gazeAngle) = (pitch, yaw, headAngle, gazeAngle)
+            (self.pitch, self.yaw, self.headAngle, self.gazeAngle, self.eyeOpenness) = (pitch, yaw, headAngle, gazeAngle, eyeOpenness)
         }
     }
 
@@ -53,6 +55,8 @@ package struct FaceEventGenerator: Sendable {
     private let gestureOptions: HeadGestureOptions
     private let attentionOptions: AttentionOptions?
     private var attention: AttentionDebouncer
+    /// Per tracker ID, since when the face's eyes have been under ``AttentionOptions/eyeOpenness``.
+    private var lidsLoweredSince: [Int: Double] = [:]
     /// Reported IDs whose face has attention.
     private var attentiveIDs: Set<Int> = []
     private let blinkThreshold: Float
@@ -123,11 +127,20 @@ package struct FaceEventGenerator: Sendable {
         reported = kept
         guard let attentionOptions else { return Step(reportedIDs: ids, events: events, attentive: ids.map { _ in false }) }
 
-        var watching: [Int: Bool] = [:], reportedIDs: [Int: Int] = [:]
+        var watching: [Int: Bool] = [:], reportedIDs: [Int: Int] = [:], lowered: [Int: Double] = [:]
         for (face, id) in zip(faces, ids) {
-            watching[face.trackingID] = attentionOptions.isWatching(headAngle: face.headAngle, gazeAngle: face.gazeAngle)
+            var openness = face.eyeOpenness
+            if let minimum = attentionOptions.eyeOpenness, !(openness >= minimum) {
+                // Eyes under the threshold for less than a blink lasts still count as open.
+                let since = lidsLoweredSince[face.trackingID] ?? time
+                lowered[face.trackingID] = since
+                if time - since < AttentionOptions.blinkTolerance - 1e-9 { openness = minimum }
+            }
+            watching[face.trackingID] = attentionOptions.isWatching(
+                headAngle: face.headAngle, gazeAngle: face.gazeAngle, eyeOpenness: openness)
             reportedIDs[face.trackingID] = id
         }
+        lidsLoweredSince = lowered
         let changes = attention.update(
             watching: watching, reportedIDs: reportedIDs, forgotten: forgotten, presenceKnown: presence.isPresent != nil, time: time)
         var attentionEvents: [FaceTrackingEvent] = []

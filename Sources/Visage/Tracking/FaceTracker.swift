@@ -84,6 +84,9 @@ public final class FaceTracker {
                 throw .invalidParameter(name: name, value: "\(cone)", rule: "must be in 0…180 degrees, or nil to ignore")
             }
         }
+        if let openness = attention.eyeOpenness, !(openness.isFinite && openness >= 0) {
+            throw .invalidParameter(name: "attention.eyeOpenness", value: "\(openness)", rule: "must be a finite number of iris diameters ≥ 0, or nil to ignore")
+        }
         self.options = options
         handler = try SequenceRequestHandler(options: options.handler)
         generator = FaceEventGenerator(
@@ -100,7 +103,8 @@ public final class FaceTracker {
                 .init(
                     trackingID: $0.trackingID, eyeBlinkLeft: $0.eyeBlinkLeft, eyeBlinkRight: $0.eyeBlinkRight,
                     pitch: $0.analysis.pose.headEulerAngleX, yaw: $0.analysis.pose.headEulerAngleY,
-                    headAngle: $0.analysis.pose.angleFromCamera, gazeAngle: $0.analysis.gaze?.angleFromCamera ?? .nan)
+                    headAngle: $0.analysis.pose.angleFromCamera, gazeAngle: $0.analysis.gaze?.angleFromCamera ?? .nan,
+                    eyeOpenness: $0.analysis.eyeOpenness?.larger ?? .nan)
             },
             time: frame.time, frameIndex: frame.index)
         let reported = zip(faces, zip(step.reportedIDs, step.attentive)).compactMap { face, state -> TrackedFace? in
