@@ -38,8 +38,11 @@ public final class Admission: @unchecked Sendable {
 
     /// Throws `overloaded` (503 with `Retry-After`) when every place is taken now; takes nothing.
     public func refuseIfFull() throws(ServiceError) {
-        if lock.withLock({ admitted >= slots + queueLength }) { throw overloaded() }
+        if isFull { throw overloaded() }
     }
+
+    /// Whether every place is taken now.
+    public var isFull: Bool { lock.withLock { admitted >= slots + queueLength } }
 
     /// Takes a place for a request, or throws `overloaded` (503 with `Retry-After`) when all are taken.
     /// Pair with ``leave()``.
@@ -52,7 +55,7 @@ public final class Admission: @unchecked Sendable {
         guard taken else { throw overloaded() }
     }
 
-    private func overloaded() -> ServiceError {
+    func overloaded() -> ServiceError {
         var headers = HTTPFields()
         headers[.retryAfter] = "\(retryAfterSeconds)"
         return ServiceError(

@@ -49,7 +49,11 @@ struct AnalysisGate: Sendable {
     /// than ``drainLimit`` or of unknown length (chunked), or it was being received when the answer came
     /// (too slow, past the limit, past the budget: reading the rest would wait on that client).
     static func closesUnread(_ request: Request, readingStarted: Bool) -> Bool {
-        guard let declared = request.headers[.contentLength] else { return request.headers[.transferEncoding] != nil }
+        closesUnread(request.headers, readingStarted: readingStarted)
+    }
+
+    static func closesUnread(_ headers: HTTPFields, readingStarted: Bool) -> Bool {
+        guard let declared = headers[.contentLength] else { return headers[.transferEncoding] != nil }
         guard let length = Int(declared), length > 0 else { return false }
         return readingStarted || length > drainLimit
     }

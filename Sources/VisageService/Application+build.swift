@@ -34,6 +34,12 @@ public func buildApplication(
         deadline: configuration.requestDeadline, limits: DecodeLimits(maxPixels: configuration.maxPixels), metrics: metrics,
         analyzer: analyzer)
 
+    let all: Set<String> = ["raw", "multipart", "json"]
+    let earlyRefusal = EarlyRefusal(
+        admission: admission,
+        routes: ["/v1/faces": all, "/v1/faces/batch": FacesController.batchKinds, "/v1/annotate": all, "/v1/contours": all],
+        maxBodyBytes: configuration.maxBodyBytes, apiKey: configuration.apiKey, metrics: metrics, logger: logger)
+
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: ErrorAndMetricsMiddleware(metrics: metrics))
     if let web = configuration.webDirectory ?? ServiceResources.folder?.appendingPathComponent("Web") {
@@ -59,7 +65,10 @@ public func buildApplication(
     let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
         // The watch sees a client go without touching the request stream: keep-alive survives. The close
         // handler ends connections whose body the service will not read (refusals) without reading it.
-        http1: .init(additionalChannelHandlers: [ConnectionCloseHandler(), ConnectionWatchHandler()], idleTimeout: .seconds(60)),
+        // The early refusal answers a full service's 503s on the event loop (EarlyRefusal).
+        http1: .init(
+            additionalChannelHandlers: [ConnectionCloseHandler(), ConnectionWatchHandler(), EarlyRefusalInstaller(policy: earlyRefusal)],
+            idleTimeout: .seconds(60)),
         ws: .init(maxFrameSize: configuration.maxWebSocketMessageBytes))
     let server = HTTPServerBuilder { responder in
         ServiceExecutorChannel(

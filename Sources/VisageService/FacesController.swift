@@ -30,6 +30,9 @@ struct FacesController {
         }
     }
 
+    /// What `POST /v1/faces/batch` reads: no raw body, which holds one image.
+    static let batchKinds: Set<String> = ["multipart", "json"]
+
     /// One entry of a batch: the image's record, or its error.
     struct BatchEntry: Codable {
         var result: FacesRecord?
@@ -44,7 +47,7 @@ struct FacesController {
     /// gives its entry an error and leaves the others alone.
     @Sendable func batch(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let (gate, maxImages) = (self.gate, maxBatchImages)
-        return try await gate.serve(request, context: context, allowed: ["multipart", "json"]) { kind, body in
+        return try await gate.serve(request, context: context, allowed: Self.batchKinds) { kind, body in
             let upload = try Upload(request, kind: kind, body: body, many: true)
             guard upload.images.count <= maxImages else {
                 throw ServiceError(.invalidParameter, "a batch holds at most \(maxImages) images (got \(upload.images.count))")

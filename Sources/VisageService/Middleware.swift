@@ -70,8 +70,13 @@ struct APIKeyMiddleware: RouterMiddleware {
 
     /// Whether `request` carries `key` in `X-API-Key` or `Authorization: Bearer`.
     static func authorized(_ request: Request, key: String) -> Bool {
-        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        guard let given = request.headers[HTTPField.Name("X-API-Key")!] ?? bearer else { return false }
+        authorized(request.headers, key: key)
+    }
+
+    /// Whether `headers` carry `key` in `X-API-Key` or `Authorization: Bearer`.
+    static func authorized(_ headers: HTTPFields, key: String) -> Bool {
+        let bearer = headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        guard let given = headers[HTTPField.Name("X-API-Key")!] ?? bearer else { return false }
         return equal(given, key)
     }
 

@@ -11,7 +11,12 @@ enum BodyKind: Equatable {
 
     /// The kind named by `Content-Type`; `unsupported_media_type` (415) for anything else.
     init(_ request: Request, allowed: Set<String> = ["raw", "multipart", "json"]) throws(ServiceError) {
-        let header = request.headers[.contentType] ?? ""
+        try self.init(headers: request.headers, allowed: allowed)
+    }
+
+    /// The same, from the header fields alone (``EarlyRefusal`` reads them on the event loop).
+    init(headers: HTTPFields, allowed: Set<String> = ["raw", "multipart", "json"]) throws(ServiceError) {
+        let header = headers[.contentType] ?? ""
         let parameters = HeaderParameters(header)
         let type = parameters.value.lowercased()
         if type == "multipart/form-data", allowed.contains("multipart") {

@@ -192,6 +192,45 @@ import VisageService
         }
     }
 
+    /// A refusal answered on the event loop (``EarlyRefusal``: a request arriving on an idle connection)
+    /// and one answered the ordinary way (the same request pipelined behind a health check, which the
+    /// early refusal leaves to Hummingbird to keep answers in order) are the same answer: status line,
+    /// headers but `Date`, and body byte for byte, each documented and counted in `/metrics`.
+    @available(macOS 15, *)
+    @Test func anEarlyRefusalIsTheOrdinaryRefusalByteForByte() async throws {
+        try await Self.withTheOnlyPlaceTaken(holding: .milliseconds(3000)) { client, port, busy, analyzer in
+            let labels = ["route": "/v1/faces", "status": "503"]
+            let (rejectedBefore, countedBefore) = (
+                try await T.metric(client, "visage_rejections_total", ["reason": "overloaded"]),
+                try await T.metric(client, "visage_http_requests_total", labels))
+            let early = try RawConnection(port: port)
+            early.send(Self.tinyRequest)
+            let first = await early.response()
+            early.send(Self.tinyRequest)
+            let again = await early.response()
+            let ordinary = try RawConnection(port: port)
+            ordinary.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" + Self.tinyRequest)
+            let answers = await ordinary.responses(2)
+            #expect(answers.count == 2)
+            func normalized(_ answer: String) -> [String] {
+                let parts = answer.components(separatedBy: "\r\n\r\n")
+                let lines = parts[0].components(separatedBy: "\r\n")
+                let headers = lines.dropFirst().filter { !$0.lowercased().hasPrefix("date:") }.map { $0.lowercased() }.sorted()
+                return [lines[0]] + headers + [parts.dropFirst().joined(separator: "\r\n\r\n")]
+            }
+            #expect(first.hasPrefix("HTTP/1.1 503"), "\(first.prefix(200))")
+            #expect(first.lowercased().contains("\r\ndate: "))
+            #expect(normalized(first) == normalized(again))
+            #expect(normalized(first) == normalized(answers.last ?? ""), "\(first)\n---\n\(answers.last ?? "")")
+            #expect(normalized(first).contains("retry-after: 1"))
+            #expect(normalized(first).last?.contains(#""code":"overloaded""#) == true)
+            #expect(try await T.metric(client, "visage_rejections_total", ["reason": "overloaded"]) - rejectedBefore == 3)
+            #expect(try await T.metric(client, "visage_http_requests_total", labels) - countedBefore == 3)
+            #expect(analyzer.counts.started == 1, "no refused request reached the pipeline")
+            #expect(await busy.response().hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
     /// A refused small body is read through and the connection carries on: two 503s for 68 KB bodies, one
     /// sent in 68 segments of 1 KB after its 503 came, then, once the slot is free, a 200 on the same
     /// connection. Content-Length still delimits each body: a byte counted wrong would make the next

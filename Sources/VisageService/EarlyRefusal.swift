@@ -1,0 +1,197 @@
+import Foundation
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import Visage
+import NIOCore
+import NIOHTTPTypes
+
+/// The 503 of a full service, answered on the event loop from the request's head.
+///
+/// Under overload most answers are refusals, and each one that took the ordinary path (a task on the
+/// service's executor, routing, the middleware, the error's JSON, a hop back to the event loop to write)
+/// cost 50–70 µs of CPU taken from the inferences running beside it. This policy answers the same 503,
+/// byte for byte the same body and headers, with the same metrics and log line, from the channel handler
+/// that sees the head (``EarlyRefusalHandler``), and only when the ordinary path would answer exactly that:
+/// an analysis route and method, an accepted `Content-Type`, a declared length within the body limit and
+/// small enough to read through (``AnalysisGate/drainLimit``), the API key when one is set, no
+/// `Connection: close`, and every admission place taken. Anything else goes the ordinary way.
+struct EarlyRefusal: Sendable {
+    let admission: Admission
+    /// Route path → the body kinds it reads (``BodyKind``), as the controllers declare them.
+    let routes: [String: Set<String>]
+    let maxBodyBytes: Int
+    let apiKey: String?
+    let metrics: ServiceMetrics
+    let logger: Logger
+    /// The refusal's JSON body, encoded once: the same bytes ``ServiceError/response(from:context:)`` makes.
+    let body: ByteBuffer
+    let retryAfter: String
+    let status: HTTPResponse.Status
+
+    init(admission: Admission, routes: [String: Set<String>], maxBodyBytes: Int, apiKey: String?, metrics: ServiceMetrics, logger: Logger) {
+        (self.admission, self.routes, self.maxBodyBytes, self.metrics, self.logger) = (admission, routes, maxBodyBytes, metrics, logger)
+        self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
+        let error = admission.overloaded()
+        self.retryAfter = error.headers[.retryAfter] ?? "1"
+        self.status = error.status
+        let data = (try? JSONEncoder.service.encode(ServiceError.ErrorBody(error: error.record))) ?? Data()
+        self.body = ByteBuffer(bytes: data)
+    }
+
+    /// The route of `head` when the ordinary path would refuse it with 503 `overloaded` now, else nil.
+    func refusedRoute(_ head: HTTPRequest) -> String? {
+        guard head.method == .post, let fullPath = head.path else { return nil }
+        let path = fullPath.firstIndex(of: "?").map { String(fullPath[..<$0]) } ?? fullPath
+        guard let allowed = routes[path] else { return nil }
+        let headers = head.headerFields
+        if let connection = headers[.connection], connection.lowercased().contains("close") { return nil }
+        if let apiKey, !APIKeyMiddleware.authorized(headers, key: apiKey) { return nil }
+        guard (try? BodyKind(headers: headers, allowed: allowed)) != nil else { return nil }
+        if headers[.transferEncoding] != nil { return nil }
+        if let declared = headers[.contentLength] {
+            guard let length = Int(declared), length >= 0, length <= maxBodyBytes, length <= AnalysisGate.drainLimit else { return nil }
+        }
+        return admission.isFull ? path : nil
+    }
+
+    /// The refusal's head, as the ordinary path sends it (Hummingbird adds `Date` and `Server`).
+    func responseHead() -> HTTPResponse {
+        var fields = HTTPFields()
+        fields[.retryAfter] = retryAfter
+        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.contentLength] = "\(body.readableBytes)"
+        fields[.date] = HTTPDate.now()
+        fields[.server] = "visage"
+        return HTTPResponse(status: status, headerFields: fields)
+    }
+
+    /// Counts and logs the refusal as ``ErrorAndMetricsMiddleware`` does.
+    func record(route: String, arrival: ContinuousClock.Instant, requestBytes: String?) {
+        metrics.requestStarted()
+        let duration = ContinuousClock.now - arrival
+        metrics.request(route: route, method: "POST", status: 503, duration: duration)
+        metrics.rejected(ErrorCode.overloaded.rawValue)
+        metrics.requestEnded()
+        logger.info(
+            "answered",
+            metadata: [
+                "route": .string(route), "method": "POST", "status": "503", "requestBytes": .string(requestBytes ?? "-"),
+                "milliseconds": .stringConvertible((Double(ServiceMetrics.nanoseconds(duration)) / 1e6 * 10).rounded() / 10),
+                "code": .string(ErrorCode.overloaded.rawValue),
+            ])
+    }
+}
+
+/// Answers ``EarlyRefusal``'s 503s on the event loop and drops the refused request's body there, never
+/// handing it to Hummingbird; every other request passes through untouched.
+///
+/// It refuses only between requests, when every request it passed on has been answered, so answers stay
+/// in request order (HTTP/1.1 pipelining). It sits after Hummingbird's `HTTPConnectionStateHandler`
+/// (``EarlyRefusalInstaller`` puts it there), so that handler sees the refused request and its answer
+/// as it sees any other: keep-alive, the idle timeout and draining behave as for an ordinary answer.
+final class EarlyRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    let policy: EarlyRefusal
+    /// Requests passed on whose answer has not been written yet.
+    private var unanswered = 0
+    /// The refused request's body is being dropped.
+    private var dropping = false
+
+    init(policy: EarlyRefusal) {
+        self.policy = policy
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        switch part {
+        case .head(let head):
+            let arrival = ContinuousClock.now
+            if unanswered == 0, let route = policy.refusedRoute(head) {
+                dropping = true
+                context.write(wrapOutboundOut(.head(policy.responseHead())), promise: nil)
+                context.write(wrapOutboundOut(.body(policy.body)), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                policy.record(route: route, arrival: arrival, requestBytes: head.headerFields[.contentLength])
+                return
+            }
+            unanswered += 1
+            context.fireChannelRead(data)
+        case .body:
+            if !dropping { context.fireChannelRead(data) }
+        case .end:
+            if dropping {
+                dropping = false
+            } else {
+                context.fireChannelRead(data)
+            }
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // What is dropped never reaches the request stream, whose demand would ask for the next read.
+        if dropping { context.read() }
+        context.fireChannelReadComplete()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), unanswered > 0 { unanswered -= 1 }
+        context.write(data, promise: promise)
+    }
+}
+
+/// Puts an ``EarlyRefusalHandler`` right after Hummingbird's `HTTPConnectionStateHandler` when the first
+/// request arrives (the HTTP handlers are added only once the connection is known not to be a WebSocket
+/// upgrade, and the state handler after the additional ones), then leaves the pipeline.
+final class EarlyRefusalInstaller: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    let policy: EarlyRefusal
+    private var installed = false
+
+    init(policy: EarlyRefusal) {
+        self.policy = policy
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if !installed {
+            installed = true
+            let operations = context.pipeline.syncOperations
+            let handler = EarlyRefusalHandler(policy: policy)
+            if let state = try? operations.handler(type: HTTPConnectionStateHandler.self) {
+                try? operations.addHandler(handler, position: .after(state))
+            } else {
+                try? operations.addHandler(handler, position: .after(context.handler))
+            }
+            context.fireChannelRead(data)
+            operations.removeHandler(context: context, promise: nil)
+            return
+        }
+        context.fireChannelRead(data)
+    }
+}
+
+/// `Date` header values (RFC 9110 IMF-fixdate), formatted once a second.
+enum HTTPDate {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cached: (second: Int, text: String) = (-1, "")
+
+    static func now() -> String {
+        var now = time(nil)
+        let second = Int(now)
+        if let text = lock.withLock({ cached.second == second ? cached.text : nil }) { return text }
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let text = "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        lock.withLock { cached = (second, text) }
+        return text
+    }
+}
