@@ -96,8 +96,25 @@ struct WarmUp: Service {
     func run() async throws {
         let analyzer = self.analyzer
         let start = ContinuousClock.now
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async { continuation.resume(with: Result { try analyzer.warmUp() }) }
+        // The first of the warm-up's end and shutdown: a model load that never returns (a FIFO or a
+        // device where a model file should be) must not keep a SIGTERM'd service alive, listening and
+        // never ready. Shutdown then leaves the load's thread to the process's exit.
+        let outcome = ResumeOnce<Bool>()
+        let warmed = try await withGracefulShutdownHandler {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+                    outcome.set(continuation)
+                    DispatchQueue.global().async { outcome.resume(with: Result { try analyzer.warmUp(); return true }) }
+                }
+            } onCancel: {
+                outcome.resume(with: .failure(CancellationError()))
+            }
+        } onGracefulShutdown: {
+            outcome.resume(with: .success(false))
+        }
+        guard warmed else {
+            logger.info("shutting down before the models were loaded", metadata: ["seconds": "\(ContinuousClock.now - start)"])
+            return
         }
         readiness.markReady()
         logger.info("ready", metadata: ["warmUpSeconds": "\(ContinuousClock.now - start)"])

@@ -11,6 +11,8 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
     let warmUpDelay: Duration
     /// When set, warming up waits until it is signalled (readiness tests).
     let warmUpGate: DispatchSemaphore?
+    /// When set, warming up throws it (a model that fails to load).
+    let warmUpError: (any Error & Sendable)?
     private let lock = NSLock()
     private var running = 0
     private(set) var peakRunning = 0
@@ -20,8 +22,12 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
     private(set) var stopped = 0
     private(set) var completed = 0
 
-    init(stageDelay: Duration = .zero, stages: Int = 2, warmUpDelay: Duration = .zero, warmUpGate: DispatchSemaphore? = nil) {
+    init(
+        stageDelay: Duration = .zero, stages: Int = 2, warmUpDelay: Duration = .zero, warmUpGate: DispatchSemaphore? = nil,
+        warmUpError: (any Error & Sendable)? = nil
+    ) {
         (self.stageDelay, self.stages, self.warmUpDelay, self.warmUpGate) = (stageDelay, stages, warmUpDelay, warmUpGate)
+        self.warmUpError = warmUpError
     }
 
     /// Calls begun (`started`), at most at once (`peak`), stopped at a checkpoint, and finished.
@@ -33,6 +39,7 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
     func warmUp() throws {
         warmUpGate?.wait()
         Thread.sleep(forTimeInterval: seconds(warmUpDelay))
+        if let warmUpError { throw warmUpError }
     }
 
     private func seconds(_ duration: Duration) -> Double {

@@ -14,9 +14,9 @@ import Testing
         private var log = ""
 
         /// Starts the server and reads its log until it names its port, on a thread of its own.
-        static func start(_ arguments: [String]) async throws -> Server {
+        static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> Server {
             try await withCheckedThrowingContinuation { continuation in
-                Thread { continuation.resume(with: Result { try Server(arguments) }) }.start()
+                Thread { continuation.resume(with: Result { try Server(arguments, environment: environment) }) }.start()
             }
         }
 
@@ -27,9 +27,10 @@ import Testing
             }
         }
 
-        private init(_ arguments: [String]) throws {
+        private init(_ arguments: [String], environment: [String: String]) throws {
             process.executableURL = CLI.executable
             process.arguments = ["serve", "--port", "0"] + arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.currentDirectoryURL = CLI.packageRoot
             process.standardOutput = output
             process.standardError = output
@@ -42,6 +43,12 @@ import Testing
                 log += String(decoding: chunk, as: UTF8.self)
                 if let match = log.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/) { port = Int(match.1)! }
             }
+        }
+
+        /// The log so far, read to its end once the process has exited.
+        var text: String {
+            if !process.isRunning { log += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+            return log
         }
 
         func get(_ path: String) async throws -> String {
@@ -90,5 +97,42 @@ import Testing
         #expect(server.process.terminationStatus == 0)
         // New connections are refused once it has stopped.
         #expect(throws: (any Error).self) { try RawConnection(port: server.port) }
+    }
+
+    /// A folder for `VISAGE_MODELS` (searched before the bundled models) whose landmark model is `make`'s.
+    static func models(_ make: (URL) throws -> Void) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("visage-models-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try make(folder.appendingPathComponent("face_landmarks_detector.tflite"))
+        return folder
+    }
+
+    /// A landmark model that cannot be used (truncated, or a FIFO where the file should be) ends the
+    /// service by itself with the error that names the file, exit status 1: it does not stay up,
+    /// listening and never ready (a report from session 7, not reproduced with these files in session 8).
+    @Test(arguments: ["truncated", "fifo"])
+    func aModelThatFailsToLoadEndsTheServiceWithItsError(_ kind: String) async throws {
+        let folder = try Self.models { url in
+            if kind == "fifo" {
+                #expect(mkfifo(url.path, 0o600) == 0)
+            } else {
+                try Data(repeating: 0x18, count: 100_000).write(to: url)
+            }
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await Server.start([], environment: ["VISAGE_MODELS": folder.path])
+        defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
+        let exited = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await server.exit(); return true }
+            group.addTask { try? await Task.sleep(for: .seconds(60)); return false }
+            defer { group.cancelAll() }
+            return await group.next() ?? false
+        }
+        #expect(exited, "still running 60 s after its model failed to load")
+        if exited {
+            #expect(server.process.terminationReason == .exit)
+            #expect(server.process.terminationStatus == 1)
+            #expect(server.text.contains("face_landmarks_detector.tflite"), "\(server.text.suffix(500))")
+        }
     }
 }
