@@ -16,7 +16,9 @@ connections, closed loop: every place used, nothing refused), whose 200s/s are R
   503s included (about 12 × R offered), for comparison with earlier figures.
 
 For each: answers/s and 200s/s, the accepted requests' p99 from the server's own duration histogram
-(bucket bound) and from the client, the 503s within 5 ms, peak RSS, and every status seen.
+(bucket bound) and from the client, the 503s within 5 ms, peak RSS, and every status seen. Every run
+also reports the CPU the server and wrk each used (cores: CPU seconds per second, from /proc and the
+children's rusage), since wrk shares the cores it measures.
 
 The MediaPipe service is Flask under gunicorn with 2 sync workers (one per core here), each holding one
 FaceDetector; it decodes with Pillow. Both servers get the same cores; wrk runs on the same machine.
@@ -29,6 +31,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -211,13 +214,32 @@ class PeakRSS:
         return self.peak / 1024
 
 
+def cpu_seconds(pids):
+    """User + system CPU seconds of the processes and their children so far (/proc/PID/stat)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        for candidate in [pid] + children(pid):
+            try:
+                with open(f"/proc/{candidate}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / ticks
+            except (OSError, IndexError, ValueError):
+                pass
+    return total
+
+
 def wrk(url, connections, duration, script):
     threads = min(connections, 2)
+    # wrk's own CPU (it shares the cores with the server): the children's rusage across the run.
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(
         ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{duration}s", "--timeout", "30s", "-s", script, url],
         check=True, capture_output=True, text=True).stdout
     line = next(l for l in out.splitlines() if l.startswith("RESULT "))
     result = json.loads(line[len("RESULT "):])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result["client_cpu"] = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) / result["seconds"]
     result["rps"] = result["requests"] / result["seconds"]
     # Answered with faces: 503s are cheap and would inflate the rate.
     result["ok_rps"] = result["statuses"].get("200", 0) / result["seconds"]
@@ -234,7 +256,9 @@ def run_load(name, url, pids, duration, script, metrics_port=None):
     for connections in CONNECTIONS:
         monitor = PeakRSS(pids)
         before = metrics(metrics_port) if metrics_port else None
+        server_cpu = cpu_seconds(pids)
         result = wrk(url, connections, duration, script)
+        result["server_cpu"] = (cpu_seconds(pids) - server_cpu) / result["seconds"]
         result["rss_mib"] = monitor.stop()
         result["connections"] = connections
         result["load"] = load_average()
@@ -246,7 +270,8 @@ def run_load(name, url, pids, duration, script, metrics_port=None):
             served = f"  p99 of 200s (server) ≤ {result['p99_200_server']:.1f} ms"
         rows.append(result)
         print(f"{name:9} c={connections:<3} {result['ok_rps']:8.1f} 200s/s ({result['rps']:.1f} answers/s)  p50 {result['p50']:8.2f} ms  p99 {result['p99']:8.2f} ms{served}  "
-              f"statuses {result['statuses']}  socket errors {result['errors']}  peak RSS {result['rss_mib']:.0f} MiB  load {result['load']}", flush=True)
+              f"statuses {result['statuses']}  socket errors {result['errors']}  peak RSS {result['rss_mib']:.0f} MiB  "
+              f"CPU: server {result['server_cpu']:.2f}, wrk {result['client_cpu']:.2f} cores  load {result['load']}", flush=True)
     return rows
 
 
@@ -291,7 +316,9 @@ def measured(port, pids, run):
     200s and 503s over the run, and the peak RSS."""
     before = metrics(port)
     monitor = PeakRSS(pids)
+    server_cpu = cpu_seconds(pids)
     result = run()
+    result["server_cpu"] = (cpu_seconds(pids) - server_cpu) / result["seconds"]
     result["rss_mib"] = monitor.stop()
     after = metrics(port)
     result["load"] = load_average()
@@ -311,9 +338,9 @@ def overload(port, pids, script, work, sweep, places, args):
     full = measured(port, pids, lambda: wrk(url, places, args.duration, script))
     rate = args.overload_factor * full["ok_rps"]
     print(f"\nunloaded  c=1   {quiet['ok_rps']:8.1f} 200s/s  p99 {quiet['p99']:.2f} ms (client), ≤ {quantile(quiet['accepted'], 0.99) * 1e3:.0f} ms (server)  "
-          f"statuses {quiet['statuses']}  load {quiet['load']}", flush=True)
+          f"statuses {quiet['statuses']}  CPU: server {quiet['server_cpu']:.2f}, wrk {quiet['client_cpu']:.2f} cores  load {quiet['load']}", flush=True)
     print(f"capacity  c={places:<3} {full['ok_rps']:8.1f} 200s/s = R  p99 {full['p99']:.2f} ms (client), ≤ {quantile(full['accepted'], 0.99) * 1e3:.0f} ms (server)  "
-          f"statuses {full['statuses']}  peak RSS {full['rss_mib']:.0f} MiB  load {full['load']}", flush=True)
+          f"statuses {full['statuses']}  CPU: server {full['server_cpu']:.2f}, wrk {full['client_cpu']:.2f} cores  peak RSS {full['rss_mib']:.0f} MiB  load {full['load']}", flush=True)
     threads = 2
     connections = args.overload_connections
     runs = []
@@ -343,7 +370,8 @@ def overload(port, pids, script, work, sweep, places, args):
               f" ({accepted_server / 1e3 / quantile(quiet['accepted'], 0.99):.1f}× and {accepted_server / 1e3 / quantile(full['accepted'], 0.99):.1f}× the unloaded server p99s)"
               f"  503s: {r['statuses'].get('503', 0)}, {within * 100:.2f} % within 5 ms (server){refusal_client}"
               + (f", {r['backoffs']} waits of Retry-After" if r.get("backoffs") else "")
-              + f"  other statuses {others or 'none'}  socket errors {r['errors']}  peak RSS {r['rss_mib']:.0f} MiB "
+              + f"  other statuses {others or 'none'}  socket errors {r['errors']}  CPU: server {r['server_cpu']:.2f}, wrk {r['client_cpu']:.2f} cores"
+              + f"  peak RSS {r['rss_mib']:.0f} MiB "
               f"({'under' if r['rss_mib'] <= args.rss_bound else 'OVER'} the {args.rss_bound} MiB bound)  load {r['load']}", flush=True)
     print("  (server p99s are histogram bucket bounds; the client's accepted p99 takes the slowest answers as the 200s, "
           "true when every 503 is answered faster than every 200, which the server's histograms show)", flush=True)
