@@ -47,13 +47,37 @@ struct EarlyRefusal: Sendable {
         let headers = head.headerFields
         if let connection = headers[.connection], connection.lowercased().contains("close") { return nil }
         if let apiKey, !APIKeyMiddleware.authorized(headers, key: apiKey) { return nil }
-        guard (try? BodyKind(headers: headers, allowed: allowed)) != nil else { return nil }
+        guard accepts(headers[.contentType] ?? "", allowed) else { return nil }
         if headers[.transferEncoding] != nil { return nil }
         if let declared = headers[.contentLength] {
             guard let length = Int(declared), length >= 0, length <= maxBodyBytes, length <= AnalysisGate.drainLimit else { return nil }
         }
         return admission.isFull ? path : nil
     }
+
+    /// Whether ``BodyKind`` reads `contentType` on a route reading `allowed`: remembered for the few
+    /// `Content-Type` values clients send (parsing the header was a fifth of a refusal's cost).
+    private func accepts(_ contentType: String, _ allowed: Set<String>) -> Bool {
+        let key = ContentTypeKey(contentType: contentType, allowed: allowed)
+        if let known = kinds.lock.withLock({ kinds.accepted[key] }) { return known }
+        var fields = HTTPFields()
+        fields[.contentType] = contentType
+        let accepted = (try? BodyKind(headers: fields, allowed: allowed)) != nil
+        kinds.lock.withLock { if kinds.accepted.count < 64 { kinds.accepted[key] = accepted } }
+        return accepted
+    }
+
+    private struct ContentTypeKey: Hashable {
+        var contentType: String
+        var allowed: Set<String>
+    }
+
+    private final class KnownKinds: @unchecked Sendable {
+        let lock = NSLock()
+        var accepted: [ContentTypeKey: Bool] = [:]
+    }
+
+    private let kinds = KnownKinds()
 
     /// The refusal's head, as the ordinary path sends it (Hummingbird adds `Date` and `Server`).
     func responseHead() -> HTTPResponse {

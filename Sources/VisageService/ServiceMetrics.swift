@@ -60,8 +60,15 @@ public final class ServiceMetrics: Sendable {
 
     /// A request refused for `reason` (an error code: overloaded, payload_too_large, deadline_exceeded …).
     func rejected(_ reason: String) {
-        Metrics.Counter(label: "visage_rejections_total", dimensions: [("reason", reason)], factory: factory).increment()
+        if let counter = seriesLock.withLock({ rejections[reason] }) { return counter.increment() }
+        let counter = Metrics.Counter(label: "visage_rejections_total", dimensions: [("reason", reason)], factory: factory)
+        seriesLock.withLock { rejections[reason] = counter }
+        counter.increment()
     }
+
+    /// The counters and timers made once per reason and stage, as `series` (a few names each).
+    nonisolated(unsafe) private var rejections: [String: Metrics.Counter] = [:]
+    nonisolated(unsafe) private var stageTimers: [String: Metrics.Timer] = [:]
 
     func queue(depth: Int) { queueDepth.record(depth) }
 
@@ -75,8 +82,12 @@ public final class ServiceMetrics: Sendable {
     /// Seconds spent in each pipeline stage.
     func stages(_ timings: [StageTiming]) {
         for timing in timings {
-            Metrics.Timer(label: "visage_stage_seconds", dimensions: [("stage", timing.stage)], factory: factory)
-                .recordNanoseconds(Int64(timing.milliseconds * 1e6))
+            let timer = seriesLock.withLock { stageTimers[timing.stage] } ?? {
+                let made = Metrics.Timer(label: "visage_stage_seconds", dimensions: [("stage", timing.stage)], factory: factory)
+                seriesLock.withLock { stageTimers[timing.stage] = made }
+                return made
+            }()
+            timer.recordNanoseconds(Int64(timing.milliseconds * 1e6))
         }
     }
 
