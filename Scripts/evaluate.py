@@ -28,6 +28,10 @@ labelled (not breakingbad.jpg nor einstein.jpg); NME = mean distance of 8 points
 chin; iBUG 36 39 42 45 30 48 54 8 = mesh 33 133 362 263 1 61 291 152) over the outer eye corners'
 distance, for each mode on the faces that mode and FaceLandmarker both match (and on the faces all three
 match); superset = photos where some fast-mode face has no accurate-mode face at IoU >= 0.5.
+
+--reuse-mediapipe reads MediaPipe's results from the last run's --out/mediapipe.json when the images are the
+same (MediaPipe takes most of a run); --faces FILE writes every image's labels and every system's faces, for
+per-face analysis.
 """
 import argparse
 import glob
@@ -272,6 +276,16 @@ def nme(points, label):
     return float(np.mean(np.linalg.norm(points - label, axis=1)) / ocular)
 
 
+def faces_to_json(systems):
+    return {name: {file: [[box.tolist(), None if points is None else points.tolist()] for box, points in faces]
+                   for file, faces in results.items()} for name, results in systems.items()}
+
+
+def faces_from_json(systems):
+    return {name: {file: [(np.array(box), None if points is None else np.array(points)) for box, points in faces]
+                   for file, faces in results.items()} for name, results in systems.items()}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--visage", default=os.path.join(REPO, ".build", "release", "visage"))
@@ -280,6 +294,10 @@ def main():
     parser.add_argument("--min-face-size", type=float, default=0.02,
                         help="visage's --min-face-size in both modes (accurate mode tiles down to it)")
     parser.add_argument("--json", help="also write every figure to this file")
+    parser.add_argument("--reuse-mediapipe", action="store_true",
+                        help="read MediaPipe's results from --out's mediapipe.json (written by the last run on the same "
+                             "images) instead of running it again")
+    parser.add_argument("--faces", help="also write every image's labels and every system's faces to this file")
     args = parser.parse_args()
 
     import mediapipe as mp
@@ -314,13 +332,25 @@ def main():
         "visage fast": run_visage(args.visage, folder, "fast", args.min_face_size),
         "visage accurate": run_visage(args.visage, folder, "accurate", args.min_face_size),
     }
-    mp_results = {"mediapipe short": {}, "mediapipe full": {}, "mediapipe landmarker": {}}
-    for case in cases:
-        image = cv2.imread(os.path.join(folder, case["file"]), cv2.IMREAD_COLOR)
-        mp_results["mediapipe short"][case["file"]] = run_detector(short, image)
-        mp_results["mediapipe full"][case["file"]] = run_detector(full, image)
-        mp_results["mediapipe landmarker"][case["file"]] = [(box_of(m[:468]), m[MESH8]) for m in run_landmarker(landmarker, image)]
+    cached = os.path.join(args.out, "mediapipe.json")
+    files = sorted(case["file"] for case in cases)
+    if args.reuse_mediapipe and os.path.exists(cached) and json.load(open(cached))["files"] == files:
+        mp_results = faces_from_json(json.load(open(cached))["systems"])
+    else:
+        mp_results = {"mediapipe short": {}, "mediapipe full": {}, "mediapipe landmarker": {}}
+        for case in cases:
+            image = cv2.imread(os.path.join(folder, case["file"]), cv2.IMREAD_COLOR)
+            mp_results["mediapipe short"][case["file"]] = run_detector(short, image)
+            mp_results["mediapipe full"][case["file"]] = run_detector(full, image)
+            mp_results["mediapipe landmarker"][case["file"]] = [(box_of(m[:468]), m[MESH8]) for m in run_landmarker(landmarker, image)]
+        with open(cached, "w") as f:
+            json.dump({"files": files, "systems": faces_to_json(mp_results)}, f)
     systems.update(mp_results)
+    if args.faces:
+        with open(args.faces, "w") as f:
+            json.dump({"cases": [dict(c, points=[p.tolist() for p in c["points"]], boxes=[b.tolist() for b in c["boxes"]])
+                                 for c in cases],
+                       "systems": faces_to_json(systems)}, f)
 
     groups = {}
     for case in cases:
