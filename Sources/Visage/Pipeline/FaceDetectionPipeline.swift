@@ -60,6 +60,7 @@ package enum FaceDetectionPipeline {
     /// false face (precision 56/59 → 56/58), for three full-range runs less. A face found in several views is kept from
     /// the view whose detection scores highest, where it stands upright (``QuarterTurn/mostConfident(_:threshold:)``),
     /// so its keypoints, and its roll, show its true in-plane angle; faces found in one view only are added.
+    /// Last, accurate mode makes sure each of fast mode's faces is reported at IoU ≥ 0.5 (``FastFaceCoverage``).
     /// `stageEnded` is called with each stage's name as it ends (``StageProfile``).
     package static func detect(
         in image: Image, orientation: ImageOrientation? = nil, mode: FaceDetectorOptions.PerformanceMode,
@@ -69,6 +70,8 @@ package enum FaceDetectionPipeline {
         let upright = orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
         guard min(upright.width, upright.height) >= minimumImageSide else { return [] }
         var detections: [Detection]
+        // Accurate mode's short-range letterbox faces: fast mode's, which it must report too (``FastFaceCoverage``).
+        var fastFaces: [Detection]?
         switch mode {
         case .fast:
             let runner = try DetectorRunner.shared(.shortRange)
@@ -77,7 +80,7 @@ package enum FaceDetectionPipeline {
                 in: image, orientation: orientation, window: .letterbox(width: upright.width, height: upright.height),
                 stageEnded: stageEnded)
         case .accurate:
-            detections = try accurateDetections(
+            (detections, fastFaces) = try accurateDetections(
                 in: image, orientation: orientation, width: upright.width, height: upright.height, minFaceSize: minFaceSize)
             stageEnded("detector passes")
         }
@@ -98,6 +101,7 @@ package enum FaceDetectionPipeline {
             detections = QuarterTurn.mostConfident(passes, threshold: DetectorVariant.suppressionThreshold)
             stageEnded("rotation search")
         }
+        if let fastFaces { detections = FastFaceCoverage.covering(fastFaces, in: detections) }
         let faces = detections.map { detection in
             var face = DetectedFace(
                 detection: detection, imageWidth: upright.width, imageHeight: upright.height,
@@ -117,9 +121,10 @@ package enum FaceDetectionPipeline {
     /// first: that face is cut, and lies whole in a neighbouring window or a coarser level), or by the
     /// full-range letterbox with a lower score, is kept when the other model agrees (``CrossCheck``). Everything kept is merged by weighted NMS across the scales. Passes that
     /// share nothing run side by side on the cores (``IndependentWork``), so the result is the serial one.
+    /// The short-range letterbox's faces (fast mode's) are returned beside the merged ones.
     static func accurateDetections(
         in image: Image, orientation: ImageOrientation, width: Int, height: Int, minFaceSize: Double
-    ) throws(FaceDetectionError) -> [Detection] {
+    ) throws(FaceDetectionError) -> (faces: [Detection], shortRangeLetterbox: [Detection]) {
         let fullRange = try DetectorRunner.shared(.fullRange), shortRange = try DetectorRunner.shared(.shortRange)
         let tiles = TilePlan(imageWidth: width, imageHeight: height, minFaceSize: minFaceSize).windows
         let pyramid = ShortRangePyramid(imageWidth: width, imageHeight: height, minFaceSize: minFaceSize).windows
@@ -152,6 +157,6 @@ package enum FaceDetectionPipeline {
         for (check, confirmation) in zip(unconfirmed, confirmations) {
             if let confirmation { kept += [check.candidate, confirmation] }
         }
-        return weightedNonMaxSuppression(kept, threshold: DetectorVariant.suppressionThreshold)
+        return (weightedNonMaxSuppression(kept, threshold: DetectorVariant.suppressionThreshold), passes[tiles.count])
     }
 }
