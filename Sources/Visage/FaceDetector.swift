@@ -90,7 +90,7 @@ public struct FaceDetector: Sendable {
         guard options.needsMesh || mesh || captureQuality else { return faces.map { AnalyzedFace(face: Face($0)) } }
         let results = try FaceLandmarkPipeline.analyze(
             source, regions: try FaceLandmarkPipeline.regions(for: faces), captureQuality: captureQuality,
-            refinement: options.refinesMeshRegions ? MeshRefinement() : nil)
+            refinement: options.refinesMeshRegions ? MeshRefinement() : nil, keypoints: faces.map(\.pixelKeypoints))
         return zip(faces, results).map { face, result in
             AnalyzedFace(
                 face: Face(face, analysis: result.analysis, options: options), analysis: result.analysis,

@@ -16,6 +16,36 @@ struct MeshRefinementTests {
         return region
     }
 
+    /// A 400 × 300 mesh with every point at `rest` and the points standing for the detector's keypoints
+    /// (``MeshRefinement/keypointLandmarks``) at `features`, in pixels.
+    static func mesh(features: [SIMD2<Double>], rest: SIMD2<Double> = SIMD2(200, 150)) -> FaceMesh {
+        var points = [SIMD3<Float>](repeating: SIMD3(Float(rest.x / 400), Float(rest.y / 300), 0), count: FaceMesh.pointCount)
+        for (indices, feature) in zip(MeshRefinement.keypointLandmarks, features) {
+            for index in indices { points[index] = SIMD3(Float(feature.x / 400), Float(feature.y / 300), 0) }
+        }
+        return FaceMesh(points: points, presence: 0.99, imageWidth: 400, imageHeight: 300)
+    }
+
+    /// A refined mesh is kept when its eyes, nose and mouth lie at least as near the detector's keypoints
+    /// as the first mesh's, and dropped when they lie further; only the first four keypoints count.
+    @Test func refinedMeshIsKeptWhenItAgreesWithTheKeypoints() {
+        let keypoints: [SIMD2<Double>] = [SIMD2(150, 100), SIMD2(250, 100), SIMD2(200, 150), SIMD2(200, 200), SIMD2(0, 0), SIMD2(400, 300)]
+        let exact = Self.mesh(features: Array(keypoints.prefix(4)))
+        let shifted = Self.mesh(features: keypoints.prefix(4).map { $0 + SIMD2(8, 0) })
+        let further = Self.mesh(features: keypoints.prefix(4).map { $0 + SIMD2(-6, 9) })
+        #expect(MeshRefinement.keypointDistance(of: exact, to: keypoints) < 1e-3)
+        #expect(abs(MeshRefinement.keypointDistance(of: shifted, to: keypoints) - 8) < 1e-3)
+        #expect(MeshRefinement.keepsRefined(exact, over: shifted, keypoints: keypoints))
+        #expect(!MeshRefinement.keepsRefined(shifted, over: exact, keypoints: keypoints))
+        #expect(MeshRefinement.keepsRefined(shifted, over: further, keypoints: keypoints))
+        #expect(!MeshRefinement.keepsRefined(further, over: shifted, keypoints: keypoints))
+        #expect(MeshRefinement.keepsRefined(shifted, over: shifted, keypoints: keypoints))
+        // Eye corners are averaged: moving one corner of each eye by 8 px moves the eye by 4.
+        var corners = exact
+        for index in [133, 362] { corners.points[index].x += Float(8.0 / 400) }
+        #expect(abs(MeshRefinement.keypointDistance(of: corners, to: keypoints) - 2) < 1e-3)
+    }
+
     @Test func regionsWithinAFewPercentAreKept() {
         let rule = MeshRefinement()
         #expect(!rule.differs(Self.base, from: Self.base))

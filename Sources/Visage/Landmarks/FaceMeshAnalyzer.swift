@@ -80,8 +80,11 @@ public final class FaceMeshAnalyzer {
     /// the region's warp samples (``RegionSource/window(covering:reusing:)``). A refined region may reach
     /// beyond it: `window(region, current)` then gives one that holds that region's pixels (by default
     /// the same window, right for a picture decoded whole).
+    ///
+    /// With `keypoints` (the detector's, upright pixels), refinement's mesh is kept only when it agrees
+    /// with them at least as well as the first (``MeshRefinement/keepsRefined(_:over:keypoints:)``).
     package func analyze(
-        _ window: ImageWindow, region: MeshRegion, refinement: MeshRefinement? = nil,
+        _ window: ImageWindow, region: MeshRegion, refinement: MeshRefinement? = nil, keypoints: [SIMD2<Double>]? = nil,
         window windowFor: (MeshRegion, ImageWindow) throws -> ImageWindow = { $1 },
         stageEnded: (String) -> Void = { _ in }
     ) throws -> FaceAnalysis? {
@@ -90,6 +93,7 @@ public final class FaceMeshAnalyzer {
         var faceMesh = try mesh(window, region: region, stageEnded: stageEnded)
         guard faceMesh.isFacePresent else { return nil }
         if let refinement {
+            let (firstRegion, firstMesh) = (region, faceMesh)
             for _ in 0..<max(refinement.maximumExtraPasses, 0) {
                 guard let next = try? MeshRegion(tracking: faceMesh), refinement.differs(next, from: region) else { break }
                 window = try windowFor(next, window)
@@ -97,6 +101,9 @@ public final class FaceMeshAnalyzer {
                 // A region cut from a present face's own mesh that loses the face keeps the last good mesh.
                 guard refined.isFacePresent else { break }
                 (region, faceMesh) = (next, refined)
+            }
+            if let keypoints, region != firstRegion, !MeshRefinement.keepsRefined(faceMesh, over: firstMesh, keypoints: keypoints) {
+                (region, faceMesh) = (firstRegion, firstMesh)
             }
             stageEnded("mesh refinement")
         }

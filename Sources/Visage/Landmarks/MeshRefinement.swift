@@ -21,6 +21,36 @@ public struct MeshRefinement: Sendable, Hashable {
         (self.maximumExtraPasses, self.tolerance, self.angleTolerance) = (maximumExtraPasses, tolerance, angleTolerance)
     }
 
+    /// Mesh points that stand for the detector's first four keypoints (right eye, left eye, nose tip,
+    /// mouth centre): the middles of the eye corners, the nose tip, the middle of the mouth corners.
+    package static let keypointLandmarks: [[Int]] = [[33, 133], [362, 263], [1], [61, 291]]
+
+    /// The mean distance, in pixels, from `mesh`'s points for the detector's keypoints to `keypoints`
+    /// (upright pixels, the detector's order; only the first four are used).
+    package static func keypointDistance(of mesh: FaceMesh, to keypoints: [SIMD2<Double>]) -> Double {
+        let pairs = zip(keypointLandmarks, keypoints)
+        let total = pairs.reduce(0.0) { sum, pair in
+            let point = pair.0.reduce(SIMD2<Double>.zero) { $0 + mesh.pixel($1) } / Double(pair.0.count)
+            let d = point - pair.1
+            return sum + (d * d).sum().squareRoot()
+        }
+        return total / Double(max(min(keypointLandmarks.count, keypoints.count), 1))
+    }
+
+    /// Whether to keep `refined` rather than `first` (the mesh in the detector's own region), given the
+    /// detector's keypoints: refinement's mesh is kept when it agrees with them at least as well.
+    ///
+    /// The keypoints are another model's reading of the same face (accurate mode's merged across its
+    /// passes). On `Scripts/evaluate.py`'s human-labelled faces, refinement helped where the detector's
+    /// box sat off the face (collage, crops, small faces: NME 0.0365 → 0.0323, 0.0411 → 0.0387, 0.1007
+    /// → 0.0993) but moved breakingbad.jpg's mesh off on most of its copies (blur 0.0601 → 0.0652, above
+    /// FaceLandmarker's 0.0610); keeping whichever mesh lies nearer the keypoints gave blur 0.0601,
+    /// collage 0.0323, small 0.0987, JPEG 0.0409 (FaceLandmarker 0.0610, 0.0343, 0.1001, 0.0411), at or
+    /// below FaceLandmarker on every set, where no tolerance or pass count did.
+    package static func keepsRefined(_ refined: FaceMesh, over first: FaceMesh, keypoints: [SIMD2<Double>]) -> Bool {
+        keypointDistance(of: refined, to: keypoints) <= keypointDistance(of: first, to: keypoints)
+    }
+
     /// Whether the mesh should run again in `next` after running in `current`.
     public func differs(_ next: MeshRegion, from current: MeshRegion) -> Bool {
         let shift = ((next.centerX - current.centerX) * (next.centerX - current.centerX)

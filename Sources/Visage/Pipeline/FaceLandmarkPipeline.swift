@@ -24,8 +24,11 @@ package enum FaceLandmarkPipeline {
 
     /// ``analyze(_:orientation:regions:captureQuality:)`` with the pixels of each region taken from
     /// `source`: a JPEG's source decodes only the part each face's warps reach, refined regions included.
+    /// `keypoints`, when given, holds each region's detector keypoints (upright pixels), against which a
+    /// refined mesh is checked (``MeshRefinement/keepsRefined(_:over:keypoints:)``).
     package static func analyze(
-        _ source: RegionSource, regions: [MeshRegion?], captureQuality: Bool, refinement: MeshRefinement? = nil
+        _ source: RegionSource, regions: [MeshRegion?], captureQuality: Bool, refinement: MeshRefinement? = nil,
+        keypoints: [[SIMD2<Double>]]? = nil
     ) throws(FaceDetectionError) -> [LandmarkResult] {
         guard regions.contains(where: { $0 != nil }) else { return regions.map { _ in LandmarkResult() } }
         // Several faces share one window: the JPEG is read once.
@@ -36,7 +39,9 @@ package enum FaceLandmarkPipeline {
         return try IndependentWork.map(regions.count) { index throws(FaceDetectionError) in
             guard let region = regions[index] else { return LandmarkResult() }
             return try runner.withAnalyzer { analyzer throws(FaceDetectionError) in
-                try analyze(source, region: region, sharing: shared, captureQuality: captureQuality, refinement: refinement, with: analyzer)
+                try analyze(
+                    source, region: region, sharing: shared, captureQuality: captureQuality, refinement: refinement,
+                    keypoints: keypoints?[index], with: analyzer)
             }
         }
     }
@@ -44,13 +49,14 @@ package enum FaceLandmarkPipeline {
     /// One face of ``analyze(_:regions:captureQuality:refinement:)``.
     private static func analyze(
         _ source: RegionSource, region: MeshRegion, sharing shared: ImageWindow?, captureQuality: Bool,
-        refinement: MeshRefinement?, with analyzer: FaceMeshAnalyzer
+        refinement: MeshRefinement?, keypoints: [SIMD2<Double>]?, with analyzer: FaceMeshAnalyzer
     ) throws(FaceDetectionError) -> LandmarkResult {
         let window = try source.window(covering: region, reusing: shared)
         let analysis: FaceAnalysis?
         do {
             analysis = try analyzer.analyze(
-                window, region: region, refinement: refinement, window: { try source.window(covering: $0, reusing: $1) })
+                window, region: region, refinement: refinement, keypoints: keypoints,
+                window: { try source.window(covering: $0, reusing: $1) })
         } catch {
             throw .landmarks(reason: "\(error)")
         }
