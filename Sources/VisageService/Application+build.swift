@@ -34,10 +34,12 @@ public func buildApplication(
         deadline: configuration.requestDeadline, limits: DecodeLimits(maxPixels: configuration.maxPixels), metrics: metrics,
         analyzer: analyzer)
 
-    let all: Set<String> = ["raw", "multipart", "json"]
     let earlyRefusal = EarlyRefusal(
         admission: admission,
-        routes: ["/v1/faces": all, "/v1/faces/batch": FacesController.batchKinds, "/v1/annotate": all, "/v1/contours": all],
+        routes: [
+            "/v1/faces": BodyKind.every, "/v1/faces/batch": FacesController.batchKinds, "/v1/annotate": BodyKind.every,
+            "/v1/contours": BodyKind.every,
+        ],
         maxBodyBytes: configuration.maxBodyBytes, apiKey: configuration.apiKey, metrics: metrics, logger: logger)
 
     let router = Router(context: ServiceRequestContext.self)

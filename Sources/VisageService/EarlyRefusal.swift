@@ -97,13 +97,9 @@ struct EarlyRefusal: Sendable {
         metrics.request(route: route, method: "POST", status: 503, duration: duration)
         metrics.rejected(ErrorCode.overloaded.rawValue)
         metrics.requestEnded()
-        logger.info(
-            "answered",
-            metadata: [
-                "route": .string(route), "method": "POST", "status": "503", "requestBytes": .string(requestBytes ?? "-"),
-                "milliseconds": .stringConvertible((Double(ServiceMetrics.nanoseconds(duration)) / 1e6 * 10).rounded() / 10),
-                "code": .string(ErrorCode.overloaded.rawValue),
-            ])
+        ErrorAndMetricsMiddleware.logAnswered(
+            logger, route: route, method: "POST", status: 503, requestBytes: requestBytes, duration: duration,
+            code: ErrorCode.overloaded.rawValue)
     }
 }
 

@@ -39,15 +39,24 @@ struct ErrorAndMetricsMiddleware: RouterMiddleware {
         if let code, Self.countedRejections.contains(code) {
             metrics.rejected(code)
         }
-        context.logger.info(
+        Self.logAnswered(
+            context.logger, route: route, method: request.method.rawValue, status: response.status.code,
+            requestBytes: request.headers[.contentLength], duration: duration, code: code)
+        return response
+    }
+
+    /// The one "answered" log line, also written by ``EarlyRefusal`` for the 503s it answers itself.
+    static func logAnswered(
+        _ logger: Logger, route: String, method: String, status: Int, requestBytes: String?, duration: Duration, code: String?
+    ) {
+        logger.info(
             "answered",
             metadata: [
-                "route": .string(route), "method": .string(request.method.rawValue), "status": .stringConvertible(response.status.code),
-                "requestBytes": .string(request.headers[.contentLength] ?? "-"),
+                "route": .string(route), "method": .string(method), "status": .stringConvertible(status),
+                "requestBytes": .string(requestBytes ?? "-"),
                 "milliseconds": .stringConvertible((Double(ServiceMetrics.nanoseconds(duration)) / 1e6 * 10).rounded() / 10),
                 "code": .string(code ?? "-"),
             ])
-        return response
     }
 }
 

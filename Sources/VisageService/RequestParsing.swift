@@ -16,7 +16,7 @@ public enum RequestParsing {
         let head = HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: path, headerFields: [.contentType: contentType])
         let request = Request(head: head, body: RequestBody(buffer: ByteBuffer(bytes: body)))
         let batch = request.uri.path == "/v1/faces/batch"
-        let kind = try BodyKind(request, allowed: batch ? ["multipart", "json"] : ["raw", "multipart", "json"])
+        let kind = try BodyKind(request, allowed: batch ? FacesController.batchKinds : BodyKind.every)
         let upload = try Upload(request, kind: kind, body: ByteBuffer(bytes: body), many: batch)
         let fields = Fields(values: upload.fields)
         if request.uri.path == "/v1/contours" {

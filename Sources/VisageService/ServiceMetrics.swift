@@ -39,13 +39,20 @@ public final class ServiceMetrics: Sendable {
     /// The counter and timer of one route, method and status, made once: making them looks them up in
     /// the registry by name and labels under its lock, on every answer.
     private func requestSeries(route: String, method: String, status: Int) -> (count: Metrics.Counter, duration: Metrics.Timer) {
-        let key = RequestKey(route: route, method: method, status: status)
-        if let series = seriesLock.withLock({ series[key] }) { return series }
-        let made = (
-            count: Metrics.Counter(
-                label: "visage_http_requests_total", dimensions: [("route", route), ("method", method), ("status", "\(status)")], factory: factory),
-            duration: Metrics.Timer(label: "visage_http_request_duration_seconds", dimensions: [("route", route), ("status", "\(status)")], factory: factory))
-        seriesLock.withLock { series[key] = made }
+        once(\.series, RequestKey(route: route, method: method, status: status)) {
+            (
+                count: Metrics.Counter(
+                    label: "visage_http_requests_total", dimensions: [("route", route), ("method", method), ("status", "\(status)")], factory: factory),
+                duration: Metrics.Timer(label: "visage_http_request_duration_seconds", dimensions: [("route", route), ("status", "\(status)")], factory: factory)
+            )
+        }
+    }
+
+    /// The value of `key` in `table`, made by `make` the first time (under ``seriesLock``).
+    private func once<Key: Hashable, Value>(_ table: ReferenceWritableKeyPath<ServiceMetrics, [Key: Value]>, _ key: Key, make: () -> Value) -> Value {
+        if let known = seriesLock.withLock({ self[keyPath: table][key] }) { return known }
+        let made = make()
+        seriesLock.withLock { self[keyPath: table][key] = made }
         return made
     }
 
@@ -60,10 +67,9 @@ public final class ServiceMetrics: Sendable {
 
     /// A request refused for `reason` (an error code: overloaded, payload_too_large, deadline_exceeded …).
     func rejected(_ reason: String) {
-        if let counter = seriesLock.withLock({ rejections[reason] }) { return counter.increment() }
-        let counter = Metrics.Counter(label: "visage_rejections_total", dimensions: [("reason", reason)], factory: factory)
-        seriesLock.withLock { rejections[reason] = counter }
-        counter.increment()
+        once(\.rejections, reason) {
+            Metrics.Counter(label: "visage_rejections_total", dimensions: [("reason", reason)], factory: factory)
+        }.increment()
     }
 
     /// The counters and timers made once per reason and stage, as `series` (a few names each).
@@ -82,12 +88,9 @@ public final class ServiceMetrics: Sendable {
     /// Seconds spent in each pipeline stage.
     func stages(_ timings: [StageTiming]) {
         for timing in timings {
-            let timer = seriesLock.withLock { stageTimers[timing.stage] } ?? {
-                let made = Metrics.Timer(label: "visage_stage_seconds", dimensions: [("stage", timing.stage)], factory: factory)
-                seriesLock.withLock { stageTimers[timing.stage] = made }
-                return made
-            }()
-            timer.recordNanoseconds(Int64(timing.milliseconds * 1e6))
+            once(\.stageTimers, timing.stage) {
+                Metrics.Timer(label: "visage_stage_seconds", dimensions: [("stage", timing.stage)], factory: factory)
+            }.recordNanoseconds(Int64(timing.milliseconds * 1e6))
         }
     }
 

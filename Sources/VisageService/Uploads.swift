@@ -4,18 +4,21 @@ import Visage
 
 /// How a request carries its image: raw bytes, multipart form data or JSON with base64.
 enum BodyKind: Equatable {
+    /// Every kind a route can read: raw bytes, multipart field `image`, JSON base64.
+    static let every: Set<String> = ["raw", "multipart", "json"]
+
     /// `image/*` or `application/octet-stream`: the body is the image.
     case raw
     case multipart(boundary: String)
     case json
 
     /// The kind named by `Content-Type`; `unsupported_media_type` (415) for anything else.
-    init(_ request: Request, allowed: Set<String> = ["raw", "multipart", "json"]) throws(ServiceError) {
+    init(_ request: Request, allowed: Set<String> = BodyKind.every) throws(ServiceError) {
         try self.init(headers: request.headers, allowed: allowed)
     }
 
     /// The same, from the header fields alone (``EarlyRefusal`` reads them on the event loop).
-    init(headers: HTTPFields, allowed: Set<String> = ["raw", "multipart", "json"]) throws(ServiceError) {
+    init(headers: HTTPFields, allowed: Set<String> = BodyKind.every) throws(ServiceError) {
         let header = headers[.contentType] ?? ""
         let parameters = HeaderParameters(header)
         let type = parameters.value.lowercased()
