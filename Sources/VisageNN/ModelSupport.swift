@@ -36,11 +36,11 @@ public struct ModelSupport: Sendable, Equatable, CustomStringConvertible {
         return parts.joined(separator: "; ")
     }
 
-    /// Builtin operators the planner lowers. DEQUANTIZE counts only on a constant (weights).
+    /// Builtin operators the planner lowers. DEQUANTIZE and DENSIFY count only on a constant (weights).
     static let runnable: Set<BuiltinOperator> = [
         .add, .sub, .mul, .div, .squaredDifference, .prelu, .relu, .relu6, .neg, .sqrt, .rsqrt, .logistic,
         .mean, .sum, .maxPool2D, .pad, .concatenation, .transpose, .stridedSlice, .resizeBilinear, .reshape,
-        .conv2D, .depthwiseConv2D, .dequantize,
+        .conv2D, .depthwiseConv2D, .dequantize, .densify, .depthToSpace,
     ]
 
     /// Counts what the model at `data` uses that Visage cannot run.
@@ -95,10 +95,14 @@ public struct ModelSupport: Sendable, Equatable, CustomStringConvertible {
                 }
                 let (name, custom) = names[codeIndex]
                 var runnable = !custom && Self.runnable.contains(where: { $0.description == name })
-                if runnable, name == BuiltinOperator.dequantize.description {
-                    // Visage folds DEQUANTIZE of weights at load; a run-time DEQUANTIZE it cannot run.
+                if runnable, name == BuiltinOperator.dequantize.description || name == BuiltinOperator.densify.description {
+                    // Visage folds DEQUANTIZE and DENSIFY of weights at load (operators run in order, so a
+                    // DENSIFY's output is folded before the DEQUANTIZE that reads it); at run time it cannot.
                     let inputs = try table.vector(1, elementSize: 4, "inputs")?.int32s() ?? []
                     runnable = inputs.first.map { tensors.indices.contains($0) && tensors[$0].constant } ?? false
+                    if runnable, let outputs = try table.vector(2, elementSize: 4, "outputs")?.int32s() {
+                        for output in outputs where tensors.indices.contains(output) { tensors[output].constant = true }
+                    }
                 }
                 if !runnable { operators[name, default: (0, custom)].count += 1 }
             }

@@ -5,7 +5,8 @@ import Testing
 /// looked) with an empty environment. `Scripts/package.sh` checks the same on the release tarball.
 @Suite struct InstalledBinaryTests {
     static let modelFiles = [
-        "face_detection_short_range.tflite", "face_detection_full_range.tflite", "face_landmarks_detector.tflite",
+        "face_detection_short_range.tflite", "face_detection_full_range.tflite", "face_detection_full_range_sparse.tflite",
+        "face_landmarks_detector.tflite",
         "face_blendshapes.tflite", "geometry_pipeline_metadata_landmarks.binarypb",
     ]
     static let sample = CLIRunner.packageRoot.appendingPathComponent("Samples/astronaut.png").path

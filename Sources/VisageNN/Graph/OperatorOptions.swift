@@ -9,6 +9,7 @@ enum OperatorOptions: Sendable {
     case resize(alignCorners: Bool, halfPixelCenters: Bool)
     case reducer(keepDimensions: Bool)
     case stridedSlice(StridedSlice)
+    case depthToSpace(blockSize: Int)
 
     struct Convolution: Sendable {
         var padding: Padding

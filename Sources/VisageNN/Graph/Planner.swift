@@ -1,8 +1,9 @@
 /// Lowers an imported ``Graph`` into an ``ExecutionPlan``.
 ///
 /// 1. Checks the graph runs in order: every tensor is written once, before it is read.
-/// 2. Folds constants: DEQUANTIZE of a constant (float16 weights) and RESHAPE of a constant
-///    become constants at load.
+/// 2. Folds constants: DENSIFY of a constant (sparse weights, already made dense by the
+///    importer), DEQUANTIZE of a constant (float16 weights) and RESHAPE of a constant become
+///    constants at load.
 /// 3. Narrows row-by-row operators to the leading rows anything reads (``RowNarrowing``).
 /// 4. Fuses where it saves a pass over memory: a layer normalisation spelled out as ten operators
 ///    into one (``LayerNormalizationFusion``); a spatial PAD into the next convolution's implicit
@@ -20,13 +21,13 @@ enum Planner {
         var skipped = Array(repeating: false, count: graph.operators.count)
 
         // Constant folding.
-        for (index, node) in graph.operators.enumerated() where node.code == .dequantize || node.code == .reshape {
+        for (index, node) in graph.operators.enumerated() where [.dequantize, .densify, .reshape].contains(node.code) {
             guard let input = node.inputs.first, input >= 0, let output = node.outputs.first, node.outputs.count == 1 else {
                 throw .modelInvalid(reason: "\(node.code) (operator \(index)) needs an input and one output")
             }
             guard graph.tensors[input].constant != nil else {
-                if node.code == .dequantize {
-                    throw .unsupportedOption(operator: "DEQUANTIZE (operator \(index))", reason: "a run-time input; Visage dequantizes constants at load")
+                if node.code != .reshape {
+                    throw .unsupportedOption(operator: "\(node.code) (operator \(index))", reason: "a run-time input; Visage folds it for constants at load")
                 }
                 continue
             }
@@ -215,6 +216,7 @@ enum Planner {
             case .concatenation: operations.append(try ConcatenationOperation(context))
             case .transpose: operations.append(try TransposeOperation(context))
             case .stridedSlice: operations.append(try StridedSliceOperation(context))
+            case .depthToSpace: operations.append(try DepthToSpaceOperation(context))
             case .resizeBilinear:
                 let fused = resizedResiduals[index]
                 operations.append(try ResizeBilinearOperation(context, residual: fused?.residual, output: fused?.output))

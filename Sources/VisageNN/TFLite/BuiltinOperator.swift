@@ -10,6 +10,7 @@ struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStringConver
     static let concatenation = Self(rawValue: 2)
     static let conv2D = Self(rawValue: 3)
     static let depthwiseConv2D = Self(rawValue: 4)
+    static let depthToSpace = Self(rawValue: 5)
     static let dequantize = Self(rawValue: 6)
     static let logistic = Self(rawValue: 14)
     static let maxPool2D = Self(rawValue: 17)
@@ -30,6 +31,7 @@ struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStringConver
     static let sqrt = Self(rawValue: 75)
     static let rsqrt = Self(rawValue: 76)
     static let squaredDifference = Self(rawValue: 99)
+    static let densify = Self(rawValue: 124)
 
     /// The schema's name, as error messages and TFLite tools print it.
     var description: String {

@@ -2,7 +2,7 @@
 ///
 /// Field numbers are the schema's (`tensorflow/lite/schema/schema.fbs`): Model{1 operator_codes,
 /// 2 subgraphs, 4 buffers}, SubGraph{0 tensors, 1 inputs, 2 outputs, 3 operators, 4 name},
-/// Tensor{0 shape, 1 type, 2 buffer, 3 name, 6 sparsity}, Buffer{0 data, 1 offset, 2 size},
+/// Tensor{0 shape, 1 type, 2 buffer, 3 name, 6 sparsity (``SparseFormat``)}, Buffer{0 data, 1 offset, 2 size},
 /// Operator{0 opcode_index, 1 inputs, 2 outputs, 3 builtin_options_type, 4 builtin_options},
 /// OperatorCode{0 deprecated_builtin_code, 1 custom_code, 3 builtin_code}.
 enum TFLiteImporter {
@@ -29,10 +29,12 @@ enum TFLiteImporter {
         }
         var tensors: [GraphTensor] = []
         tensors.reserveCapacity(tensorTables.count)
+        // Sparse constants are made dense at load; together they may take what activations may.
+        var densifyBudget = activationByteLimit
         for index in 0 ..< tensorTables.count {
             tensors.append(try tensor(
                 try tensorTables.table(index, "tensor \(index)"), index: index, buffers: buffers, file: file,
-                activationByteLimit: activationByteLimit))
+                activationByteLimit: activationByteLimit, densifyBudget: &densifyBudget))
         }
         let inputs = try indices(subgraph, 1, "inputs", tensorCount: tensors.count, optional: false)
         let outputs = try indices(subgraph, 2, "outputs", tensorCount: tensors.count, optional: false)
@@ -89,7 +91,8 @@ enum TFLiteImporter {
     }
 
     private static func tensor(
-        _ table: FlatTable, index: Int, buffers: FlatVector?, file: FlatBuffer, activationByteLimit: Int
+        _ table: FlatTable, index: Int, buffers: FlatVector?, file: FlatBuffer, activationByteLimit: Int,
+        densifyBudget: inout Int
     ) throws(ModelError) -> GraphTensor {
         let name = try table.string(3, "name") ?? "tensor \(index)"
         let shape = try table.vector(0, elementSize: 4, "shape")?.int32s() ?? []
@@ -111,12 +114,15 @@ enum TFLiteImporter {
         guard let type = TensorType(rawValue: typeCode) else {
             throw .modelInvalid(reason: "tensor \(name) has type code \(typeCode); the schema defines 0…10")
         }
-        if try table.table(6, "sparsity") != nil {
-            throw .unsupportedOption(operator: "tensor \(name)", reason: "sparse tensors (the model needs DENSIFY)")
+        let sparse = try table.table(6, "sparsity").map { (sparsity) throws(ModelError) in
+            try SparseFormat(sparsity, shape: shape, tensor: name)
         }
         let bufferIndex = Int(try table.uint32(2))
         let data = try bufferBytes(bufferIndex, of: name, buffers: buffers, file: file)
         guard let data, !data.isEmpty else {
+            if sparse != nil {
+                throw .unsupportedOption(operator: "tensor \(name)", reason: "a sparse tensor with no values in the file; Visage densifies constants")
+            }
             // An activation: held as float32 at run time, and its size is not backed by the file's bytes.
             guard elements * 4 <= activationByteLimit else {
                 throw .modelInvalid(reason: "activation tensor \(name) of shape \(shape) needs \(elements * 4) bytes, over the "
@@ -124,17 +130,28 @@ enum TFLiteImporter {
             }
             return GraphTensor(name: name, shape: shape, type: type, constant: nil)
         }
-        let (expected, overflow) = elements.multipliedReportingOverflow(by: type.size)
+        if sparse != nil {
+            guard type == .float32 || type == .float16 else {
+                throw .unsupportedOption(operator: "tensor \(name)", reason: "sparse constant of type \(type); Visage densifies float32 and float16")
+            }
+            guard elements * 4 <= densifyBudget else {
+                throw .modelInvalid(reason: "sparse tensor \(name) of shape \(shape) needs \(elements * 4) bytes once dense, over the "
+                    + "\(activationByteLimit)-byte limit for a \(file.bytes.count)-byte model")
+            }
+            densifyBudget -= elements * 4
+        }
+        let stored = sparse?.storedCount ?? elements
+        let (expected, overflow) = stored.multipliedReportingOverflow(by: type.size)
         guard !overflow, data.count == expected else {
-            throw .modelInvalid(
-                reason: "tensor \(name) of shape \(shape) and type \(type) needs \(elements) × \(type.size) bytes; its buffer holds \(data.count)")
+            throw .modelInvalid(reason: "tensor \(name) of shape \(shape) and type \(type) needs \(stored) × \(type.size) bytes"
+                + (sparse == nil ? "" : " (its sparse values)") + "; its buffer holds \(data.count)")
         }
         let constant: Constant
         switch type {
         case .float32:
-            constant = .floats((0 ..< elements).map { Float(bitPattern: readUInt32(file.bytes, data.lowerBound + 4 * $0)) })
+            constant = .floats((0 ..< stored).map { Float(bitPattern: readUInt32(file.bytes, data.lowerBound + 4 * $0)) })
         case .float16:
-            constant = .floats((0 ..< elements).map {
+            constant = .floats((0 ..< stored).map {
                 float(fromHalf: UInt16(file.bytes[data.lowerBound + 2 * $0]) | UInt16(file.bytes[data.lowerBound + 2 * $0 + 1]) << 8)
             })
         case .int32:
@@ -147,6 +164,9 @@ enum TFLiteImporter {
             })
         default:
             throw .unsupportedOption(operator: "tensor \(name)", reason: "constant of type \(type); Visage reads float32, float16, int32 and int64")
+        }
+        if let sparse, let values = constant.floats {
+            return GraphTensor(name: name, shape: shape, type: type, constant: .floats(sparse.densify(values, zero: 0)))
         }
         return GraphTensor(name: name, shape: shape, type: type, constant: constant)
     }
@@ -230,6 +250,8 @@ enum TFLiteImporter {
             return .resize(alignCorners: try options?.bool(2) ?? false, halfPixelCenters: try options?.bool(3) ?? false)
         case .mean, .sum:
             return .reducer(keepDimensions: try body(27)?.bool(0) ?? false)
+        case .depthToSpace:
+            return .depthToSpace(blockSize: try positive(try body(94)?.int32(0) ?? 0, "block_size"))
         case .stridedSlice:
             let options = try body(32)
             return .stridedSlice(.init(
