@@ -2,15 +2,19 @@
 """Throughput over many images: `visage detect --jobs N` against MediaPipe's FaceDetector in a Python
 multiprocessing pool of N workers, same machine, same run, decoding included for both (cv2.imread there).
 
-Makes two collections with Pillow (not committed): COUNT_SMALL JPEGs of 640×480 and COUNT_LARGE JPEGs
-of 4000×3000 (12 MP), from the samples and face fixtures. For each collection and N in 1, 2 it reports
-images/s (wall clock, from process start to the last result, model loading included), images per
-CPU-second (user + system time of every process: what a busy shared machine does not inflate), and the peak RSS
-of the process (visage: its one process; MediaPipe: the largest worker and the pool's sum).
+Makes two collections with Pillow (not committed): COUNT_SMALL JPEGs of 640×480 (quality 90) and
+COUNT_LARGE JPEGs of 4000×3000 (12 MP), from the samples and face fixtures; the 12 MP ones are upscaled
+with sensor-like noise added and saved at quality 92 (about 3 MB each, as a phone's photo, where a bare
+upscale would give 1 MB of smooth picture that is cheaper to decode than any camera's). For each
+collection and N in 1, 2 it reports images/s (wall clock, from process start to the last result, model
+loading included), images per CPU-second (user + system time of every process: what a busy shared machine
+does not inflate), and the peak RSS of the process (visage: its one process; MediaPipe: the largest worker
+and the pool's sum). Then, for one 12 MP photo saved without and with restart markers, `visage detect
+--benchmark`'s decode plus fast detection against a full decode alone (the issue's quarter).
 
     python3 -m venv .venv && .venv/bin/pip install mediapipe==0.10.21 opencv-python-headless Pillow
     swift build -c release --product visage
-    .venv/bin/python Scripts/benchmark-batch.py [--small 1000] [--large 100] [--rounds 1]
+    .venv/bin/python Scripts/benchmark-batch.py [--small 1000] [--large 100] [--rounds 1] [--latency-runs 20]
 """
 import argparse
 import json
@@ -30,21 +34,55 @@ SOURCES = [os.path.join(ROOT, "Samples", "astronaut.png"),
            os.path.join(ROOT, "Tests", "VisageTests", "Fixtures", "no-face.png")]
 
 
-def make_collection(folder, count, size):
-    """`count` JPEGs of `size`, cycling through the sources, each a little different (a shifted crop)."""
+def make_collection(folder, count, size, noise=0.0):
+    """`count` JPEGs of `size`, cycling through the sources, each a little different (a shifted crop).
+
+    With `noise`, sensor-like noise of that many levels (luma, plus a third of it per channel, a fixed
+    seed) is added after the upscale, at quality 92: a camera's 12-megapixel photo carries fine detail and
+    noise that an upscale of a small picture lacks, and its JPEG is 2-5 MB, which is what the entropy
+    decoding (the part no DCT scale avoids) costs by. The upscale alone gives about 1 MB."""
     from PIL import Image
     os.makedirs(folder, exist_ok=True)
     bases = [Image.open(p).convert("RGB") for p in SOURCES]
+    grain = None
+    if noise:
+        import numpy
+        random = numpy.random.default_rng(15)
+        grain = (random.normal(0, noise, (size[1], size[0], 1)) + random.normal(0, noise / 3, (size[1], size[0], 3))).astype(numpy.float32)
     paths = []
     for i in range(count):
         base = bases[i % len(bases)]
         shift = (i // len(bases)) % 16
         w, h = base.size
-        crop = base.crop((shift, shift, w - 16 + shift, h - 16 + shift)).resize(size, Image.BILINEAR)
+        crop = base.crop((shift, shift, w - 16 + shift, h - 16 + shift)).resize(size, Image.BICUBIC if noise else Image.BILINEAR)
         path = os.path.join(folder, f"img-{i:05d}.jpg")
-        crop.save(path, quality=90)
+        if grain is None:
+            crop.save(path, quality=90)
+        else:
+            import numpy
+            pixels = numpy.asarray(crop, dtype=numpy.float32) + numpy.roll(grain, 97 * i, axis=(0, 1))
+            Image.fromarray(numpy.clip(pixels + 0.5, 0, 255).astype(numpy.uint8)).save(path, quality=92)
         paths.append(path)
     return paths
+
+
+def latency_pair(path, folder):
+    """The picture of `path` saved twice at quality 92, without and with a restart marker every MCU row
+    (which many camera and phone encoders write, and which lets the decode use both cores)."""
+    from PIL import Image
+    picture = Image.open(path).convert("RGB")
+    pair = []
+    for name, extra in (("plain.jpg", {}), ("restart-markers.jpg", {"restart_marker_rows": 1})):
+        target = os.path.join(folder, name)
+        picture.save(target, quality=92, **extra)
+        pair.append(target)
+    return pair
+
+
+def run_latency(visage, path, runs):
+    """`visage detect --benchmark`: medians of decode plus fast detection, and of a full decode alone."""
+    child = subprocess.run([visage, "detect", "--json", "--benchmark", str(runs), path], check=True, capture_output=True, text=True)
+    return json.loads(child.stdout)
 
 
 # Runs a command and reports its output's line count and its peak RSS alone: RUSAGE_CHILDREN of a fresh
@@ -112,6 +150,8 @@ def main():
     parser.add_argument("--small", type=int, default=1000, help="640×480 JPEGs")
     parser.add_argument("--large", type=int, default=100, help="12 MP JPEGs")
     parser.add_argument("--rounds", type=int, default=1, help="runs of each configuration; the fastest is kept")
+    parser.add_argument("--latency-runs", type=int, default=20,
+                        help="`visage detect --benchmark` runs on one 12 MP photo, with and without restart markers (0: skip)")
     parser.add_argument("--visage", default=os.path.join(ROOT, ".build", "release", "visage"))
     parser.add_argument("--work", help="folder for the collections (default: a temporary one)")
     parser.add_argument("--mediapipe", help=argparse.SUPPRESS)
@@ -128,7 +168,7 @@ def main():
         folder = os.path.join(work, f"{size[0]}x{size[1]}")
         listing = folder + ".txt"
         if not os.path.exists(listing) or len(open(listing).read().splitlines()) != count:
-            paths = make_collection(folder, count, size)
+            paths = make_collection(folder, count, size, noise=4.0 if size == (4000, 3000) else 0.0)
             with open(listing, "w") as f:
                 f.write("".join(p + "\n" for p in paths))
         rates, cpu_rates = {}, {}
@@ -150,6 +190,14 @@ def main():
                   f"(per CPU-second {cpu_rates['visage', jobs] / cpu_rates['MediaPipe', jobs]:.2f}×)")
         print(f"{label}: visage 1 → 2 jobs = {rates['visage', 2] / rates['visage', 1]:.2f}×, "
               f"MediaPipe {rates['MediaPipe', 2] / rates['MediaPipe', 1]:.2f}×")
+        if size == (4000, 3000) and args.latency_runs:
+            for path in latency_pair(open(listing).readline().strip(), work):
+                t = run_latency(args.visage, path, args.latency_runs)
+                print(f"12 MP, one image ({os.path.basename(path)}, {os.path.getsize(path) / 1e6:.1f} MB): decode + fast detection "
+                      f"{t['decodeAndDetectMilliseconds']:.1f} ms (CPU {t['decodeAndDetectCPUMilliseconds']:.1f}), full decode alone "
+                      f"{t['fullDecodeMilliseconds']:.1f} ms (CPU {t['fullDecodeCPUMilliseconds']:.1f}): "
+                      f"{t['decodeAndDetectMilliseconds'] / t['fullDecodeMilliseconds']:.2f} of it "
+                      f"(CPU {t['decodeAndDetectCPUMilliseconds'] / t['fullDecodeCPUMilliseconds']:.2f}); medians of {args.latency_runs}")
 
 
 if __name__ == "__main__":
