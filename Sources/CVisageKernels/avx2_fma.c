@@ -198,6 +198,34 @@ AVX2 void visage_f32_conv_ukernel__avx2_fma_12x8(
     conv_tile(12, 8, 12, 0, mr, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
 }
 
+/// `tiles` whole 12-pixel tiles of a pointwise layer, one panel, with the tile kernels' copies (12 × 8
+/// in one pass for at most 8 channels, else two 6 × 16 halves; kc of 8 or 16 unrolled from one base
+/// pointer), the run's pointers advanced in place.
+AVX2_INLINE void pw_run(
+    const size_t KC, size_t tiles, size_t nc, size_t kc, const float *a, const float *w, float *c, size_t c_stride,
+    const float *residual, size_t r_stride, size_t r_nc, float min, float max, const float *slopes) {
+    for (size_t t = 0; t < tiles; t++, a += 12 * kc, c += 12 * c_stride) {
+        const float *r = residual != NULL ? residual + t * 12 * r_stride : NULL;
+        const float *ap[12];
+        UNROLL for (size_t i = 0; i < 12; i++) ap[i] = a + i * kc;
+        if (nc <= 8) {
+            conv_tile(12, 8, 12, KC, 12, nc, kc, 1, ap, w, c, c_stride, r, r_stride, r_nc, min, max, slopes);
+        } else {
+            const float *r2 = r != NULL ? r + 6 * r_stride : NULL;
+            conv_tile(6, 16, 12, KC, 6, nc, kc, 1, ap, w, c, c_stride, r, r_stride, r_nc, min, max, slopes);
+            conv_tile(6, 16, 12, KC, 6, nc, kc, 1, ap + 6, w, c + 6 * c_stride, c_stride, r2, r_stride, r_nc, min, max, slopes);
+        }
+    }
+}
+
+AVX2 void visage_f32_pwconv_ukernel__avx2_fma_12x16(
+    size_t tiles, size_t nc, size_t kc, const float *a, const float *w, float *c, size_t c_stride,
+    const float *residual, size_t r_stride, size_t r_nc, float min, float max, const float *slopes) {
+    if (kc == 8) pw_run(8, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+    else if (kc == 16) pw_run(16, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+    else pw_run(0, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+}
+
 AVX2_INLINE float sum_lanes(__m256 v);
 
 /// Twelve independent FMA chains, `steps` times: this core's AVX2 peak when timed.

@@ -38,6 +38,9 @@ void visage_f32_conv_pack(
     }
 }
 
+// A pointwise run's input bytes: its tiles' input stays in L1 (32 KiB and up) while each panel sweeps it.
+#define POINTWISE_RUN_BYTES 16384
+
 // Pointer arrays up to this many entries live on the stack; larger kernels allocate.
 #define STACK_POINTERS 1536
 
@@ -64,13 +67,32 @@ static inline __attribute__((always_inline)) void conv_tiles(
     float edge[VISAGE_CONV_MR_MAX * EDGE_ROWS * EDGE_ROW_MAX];
 
     const size_t end = row_end * ow;
+    size_t first = row_begin * ow;  // the first pixel the tile loop below takes
+    if (pointwise && set->pointwise != NULL && dot_weights == NULL) {
+        // Whole tiles in runs whose input (about POINTWISE_RUN_BYTES) stays in L1 across the
+        // panels: one call per run and panel. The last pixels (under one tile) go to the loop below.
+        const size_t tiles = (end - first) / mr_max;
+        size_t run = POINTWISE_RUN_BYTES / (mr_max * ic * sizeof(float));
+        if (run == 0) run = 1;
+        for (size_t t = 0; t < tiles; t += run) {
+            const size_t count = tiles - t < run ? tiles - t : run, p = first + t * mr_max;
+            for (size_t n = channel_begin; n < channel_end; n += VISAGE_CONV_PANEL) {
+                const size_t nc = channel_end - n < VISAGE_CONV_PANEL ? channel_end - n : VISAGE_CONV_PANEL;
+                const size_t rc = residual_channels, r_nc = rc > n ? (rc - n < nc ? rc - n : nc) : 0;
+                set->pointwise(count, nc, ic, input + p * ic, packed + n / VISAGE_CONV_PANEL * stride, output + p * oc + n, oc,
+                               residual != NULL && r_nc > 0 ? residual + p * rc + n : NULL, rc, r_nc, epilogue->min,
+                               epilogue->max, epilogue->slopes != NULL ? epilogue->slopes + n : NULL);
+            }
+        }
+        first += tiles * mr_max;
+    }
     size_t tile_y = row_begin, tile_x = 0;  // the tile's first pixel, advanced without division
     // A full tile inside one output row whose windows lie wholly inside the input is "interior":
     // after an interior tile of the same row, its pointers are that tile's moved mr_max pixels
     // on, which saves recomputing them (with short windows, as costly as the tile's FMAs).
     const size_t step = mr_max * sx * ic;
     int previous_interior = 0;
-    for (size_t p = row_begin * ow; p < end; p += mr_max) {
+    for (size_t p = first; p < end; p += mr_max) {
         const size_t mr = end - p < mr_max ? end - p : mr_max;
         size_t taps = 1, depth = ic;  // the microkernel's ks and kc for this tile
         const size_t y0 = tile_y * sy - pad_top, x0 = tile_x * sx - pad_left;

@@ -73,6 +73,7 @@ static const visage_kernel_set avx2_fma_set = {
     .conv = visage_f32_conv_ukernel__avx2_fma_12x16,
     .conv_narrow = visage_f32_conv_ukernel__avx2_fma_12x8,
     .conv_mr = 12,
+    .pointwise = visage_f32_pwconv_ukernel__avx2_fma_12x16,
     .gemv = visage_f32_gemv_ukernel__avx2_fma_4x16,
     .dot = visage_f32_dot_ukernel__avx2_fma_2x16,
     .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,

@@ -59,6 +59,9 @@ struct ConvolutionKernelTests {
         Case(shape: .init(inputHeight: 5, inputWidth: 7, inputChannels: 40, outputHeight: 5, outputWidth: 7, outputChannels: 3, kernelHeight: 1, kernelWidth: 1), epilogue: .clampAndPrelu),
         Case(shape: .init(inputHeight: 7, inputWidth: 9, inputChannels: 21, outputHeight: 4, outputWidth: 5, outputChannels: 34, kernelHeight: 1, kernelWidth: 1, strideY: 2, strideX: 2), epilogue: .prelu),
         Case(shape: .init(inputHeight: 2, inputWidth: 3, inputChannels: 513, outputHeight: 2, outputWidth: 3, outputChannels: 1, kernelHeight: 1, kernelWidth: 1), epilogue: .relu6),
+        // A pointwise layer deep enough that the AVX2 set's pointwise kernel takes its whole tiles in
+        // several runs (one per 16 KiB of input), then a tail of 3 pixels through the tiles.
+        Case(shape: .init(inputHeight: 5, inputWidth: 15, inputChannels: 300, outputHeight: 5, outputWidth: 15, outputChannels: 20, kernelHeight: 1, kernelWidth: 1), epilogue: .prelu),
     ]
 
     @Test(arguments: cases, KernelISA.available)
@@ -100,7 +103,7 @@ struct ConvolutionKernelTests {
 
     /// A fused residual ADD: added after the bias, before clamp and PReLU, also in place and
     /// with fewer channels than the output (a fused channel PAD: the rest add zero).
-    @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12], cases[17], cases[18], cases[20], cases[22], cases[23], cases[24], cases[25], cases[27], cases[28]], Residual.allCases)
+    @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12], cases[17], cases[18], cases[20], cases[22], cases[23], cases[24], cases[25], cases[27], cases[28], cases[30]], Residual.allCases)
     func residualMatchesReference(_ testCase: Case, residual placement: Residual) {
         let shape = testCase.shape
         var random = SplitMix64(seed: fixedSeed("residual " + testCase.testDescription))
@@ -157,7 +160,7 @@ struct ConvolutionKernelTests {
 
     /// Threads may share a layer by panels of output channels as well as by rows: any cut gives
     /// the whole run's values bit for bit (the one-pixel GEMV included), and a part writes only its block.
-    @Test(arguments: [cases[2], cases[4], cases[16], cases[17], cases[18], cases[19], cases[22], cases[25], cases[28]], KernelISA.available)
+    @Test(arguments: [cases[2], cases[4], cases[16], cases[17], cases[18], cases[19], cases[22], cases[25], cases[28], cases[30]], KernelISA.available)
     func channelRangesGiveTheWholeRunsValues(_ testCase: Case, isa: KernelISA) {
         let shape = testCase.shape
         var random = SplitMix64(seed: fixedSeed("channels " + testCase.testDescription))
