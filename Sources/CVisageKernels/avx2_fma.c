@@ -440,6 +440,52 @@ AVX2_INLINE void dw3x3_sweep(
 #undef LOAD
 }
 
+/// Stride 1: `count` interior outputs of one chunk, streamed by input column. Each column (its three
+/// rows loaded once) is the right column of the oldest open output, the middle one of the next and
+/// the left one of the newest, so three accumulators stay open and the nine weights stay in
+/// registers: fifteen of the sixteen YMM registers, where keeping the last columns of each row as
+/// a window (nine registers) left the weights to be reloaded at every output (with one YMM load
+/// per cycle, as on AMD's first EPYC cores, the loads and not the FMAs bounded the sweep). An
+/// output's sum runs bias, then its left, middle and right columns, each top to bottom.
+AVX2_INLINE void dw3x3_columns(
+    const int MASKED, size_t count, const float *const *rows, size_t col, float *out, const float *wc, __m256i mask,
+    size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
+    __m256 k[9];
+    UNROLL for (size_t t = 0; t < 9; t++) k[t] = _mm256_loadu_ps(wc + 16 + 16 * t);
+#define LOAD(p) (MASKED ? _mm256_maskload_ps((p), mask) : _mm256_loadu_ps(p))
+    const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2];
+    // Column 0 opens output 0; column 1 adds to it and opens output 1.
+    __m256 x0 = LOAD(r0), x1 = LOAD(r1), x2 = LOAD(r2);
+    __m256 older = _mm256_loadu_ps(wc);
+    older = _mm256_fmadd_ps(x0, k[0], older);
+    older = _mm256_fmadd_ps(x1, k[3], older);
+    older = _mm256_fmadd_ps(x2, k[6], older);
+    x0 = LOAD(r0 + col), x1 = LOAD(r1 + col), x2 = LOAD(r2 + col);
+    older = _mm256_fmadd_ps(x0, k[1], older);
+    older = _mm256_fmadd_ps(x1, k[4], older);
+    older = _mm256_fmadd_ps(x2, k[7], older);
+    __m256 newer = _mm256_loadu_ps(wc);
+    newer = _mm256_fmadd_ps(x0, k[0], newer);
+    newer = _mm256_fmadd_ps(x1, k[3], newer);
+    newer = _mm256_fmadd_ps(x2, k[6], newer);
+    for (size_t i = 0, in = 2 * col; i < count; i++, in += col, out += col) {
+        x0 = LOAD(r0 + in), x1 = LOAD(r1 + in), x2 = LOAD(r2 + in);
+        __m256 acc = _mm256_fmadd_ps(x0, k[2], older);
+        acc = _mm256_fmadd_ps(x1, k[5], acc);
+        acc = _mm256_fmadd_ps(x2, k[8], acc);
+        older = _mm256_fmadd_ps(x0, k[1], newer);
+        older = _mm256_fmadd_ps(x1, k[4], older);
+        older = _mm256_fmadd_ps(x2, k[7], older);
+        newer = _mm256_fmadd_ps(x0, k[0], _mm256_loadu_ps(wc));
+        newer = _mm256_fmadd_ps(x1, k[3], newer);
+        newer = _mm256_fmadd_ps(x2, k[6], newer);
+        acc = dw_epilogue(acc, clamp, vmin, vmax, slopes);
+        if (MASKED) store_n(out, acc, n);
+        else _mm256_storeu_ps(out, acc);
+    }
+#undef LOAD
+}
+
 /// Every interior output of one 8-channel chunk: swept with stride 1 or 2, other strides one
 /// output per sweep.
 AVX2_INLINE void dw3x3_chunk(
@@ -447,7 +493,7 @@ AVX2_INLINE void dw3x3_chunk(
     const float *wc, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
     const __m256i mask = lane_mask(n);
     if (stride == 1) {
-        dw3x3_sweep(1, MASKED, count, rows, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
+        dw3x3_columns(MASKED, count, rows, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
     } else if (stride == 2) {
         dw3x3_sweep(2, MASKED, count, rows, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
     } else {
