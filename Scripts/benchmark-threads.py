@@ -15,14 +15,17 @@
    also gives Visage's AVX2 set against its own selected set. Visage runs with `--threads N` (fixed)
    and once without (the count it chooses); `--avx2-only` times only XNNPACK and Visage's AVX2 set.
    `--statistic fastest` takes each round's fastest run on both sides instead of its median: when other
-   work shares the two CPUs, medians measure the preemptions as much as the engines.
+   work shares the two CPUs, medians measure the preemptions as much as the engines. `--statistic cpu`
+   takes each round's least CPU time per run instead (XNNPACK's calling thread, Visage's process) and
+   times 1 thread only: at 1 thread that is the run's compute without the time other work took the core
+   away, so a loaded machine can still compare the engines' single-thread speed (not their threads').
 2. Accurate mode (faces down to 5 % of the width, so it tiles) on a 4000×3000 JPEG with several faces (a collage of the bundled samples' faces, made
    here with Pillow), its windows, turned views and faces run side by side: `taskset -c 0` against
    `taskset -c 0,1`, with the two runs' JSON compared for identity.
 
     swift build -c release --product visage
     python3 Scripts/benchmark-threads.py [--rounds 7] [--network-runs 50] [--runs 5] [--scratch-path .build]
-                                         [--reference-isa native|avx2] [--avx2-only] [--statistic median|fastest]
+                                         [--reference-isa native|avx2] [--avx2-only] [--statistic median|fastest|cpu]
 
 Needs a quiet machine: the 2-core figures mean nothing while other work shares the cores (the script
 prints the load average with every round, and whether the two CPUs are SMT siblings of one core,
@@ -37,7 +40,7 @@ import sys
 import tempfile
 import time
 
-from litert_reference import force_isa, invoke_times, warmed_interpreter
+from litert_reference import force_isa, invoke_cpu_times, invoke_times, warmed_interpreter
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -107,6 +110,8 @@ class LiteRT:
         key = (model, threads)
         if key not in self.interpreters:
             self.interpreters[key] = warmed_interpreter(model, threads)
+        if self.statistic == "cpu":
+            return min(invoke_cpu_times(self.interpreters[key], runs))
         times = invoke_times(self.interpreters[key], runs)
         return min(times) if self.statistic == "fastest" else statistics.median(times)
 
@@ -117,7 +122,8 @@ def visage(binary, threads, runs, kernels=None, statistic="median"):
         env["VISAGE_KERNELS"] = kernels
     command = [binary, "benchmark", "--json", "--runs", str(runs)] + (["--threads", str(threads)] if threads else [])
     report = json.loads(subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout)
-    return {r["model"]: (r[f"{statistic}Milliseconds"], r["threads"]) for r in report["results"]}
+    key = "fastestCPUMilliseconds" if statistic == "cpu" else f"{statistic}Milliseconds"
+    return {r["model"]: (r[key], r["threads"]) for r in report["results"]}
 
 
 def networks(binary, rounds, runs, reference_isa, avx2_only, statistic):
@@ -141,11 +147,12 @@ def networks(binary, rounds, runs, reference_isa, avx2_only, statistic):
         # Each round starts with a different engine, with a pause between them, so no engine always
         # runs right after another's threads (one run here had Visage at 2 threads slower right after
         # XNNPACK's 2-thread runs than the same count chosen automatically later in the round).
-        steps = [lambda threads=threads: time_xnnpack(threads) for threads in (1, 2)]
+        counts = (1,) if statistic == "cpu" else (1, 2)
+        steps = [lambda threads=threads: time_xnnpack(threads) for threads in counts]
         sets = (("avx2", "avx2_fma"),) if avx2_only else (("visage", None), ("avx2", "avx2_fma"))
         steps += [lambda threads=threads, what=what, kernels=kernels: time_visage(what, threads, kernels)
-                  for threads in (1, 2) for what, kernels in sets]
-        if not avx2_only:
+                  for threads in counts for what, kernels in sets]
+        if not avx2_only and statistic != "cpu":
             steps.append(lambda: time_visage("auto", None, None))
         shift = index * 3 % len(steps)
         for step in steps[shift:] + steps[:shift]:
@@ -190,9 +197,9 @@ def main():
     parser.add_argument("--reference-isa", choices=["native", "avx2"], default="native",
                         help="XNNPACK's kernels: those it selects (native) or held to AVX2/FMA3 (avx2, x86-64 only)")
     parser.add_argument("--avx2-only", action="store_true", help="time only XNNPACK and Visage's AVX2 set")
-    parser.add_argument("--statistic", choices=["median", "fastest"], default="median",
-                        help="each round's figure per engine: the median run, or the fastest (on a loaded machine the "
-                             "least disturbed one)")
+    parser.add_argument("--statistic", choices=["median", "fastest", "cpu"], default="median",
+                        help="each round's figure per engine: the median run, the fastest (on a loaded machine the "
+                             "least disturbed one), or the least CPU time per run (1 thread only; implies --skip-accurate)")
     args = parser.parse_args()
     binary = os.path.join(ROOT, args.scratch_path, "release", "visage")
     if not os.path.exists(binary):
@@ -200,7 +207,7 @@ def main():
 
     if not args.skip_networks:
         networks(binary, args.rounds, args.network_runs, args.reference_isa, args.avx2_only, args.statistic)
-    if args.skip_accurate:
+    if args.skip_accurate or args.statistic == "cpu":
         return
 
     with tempfile.TemporaryDirectory() as folder:

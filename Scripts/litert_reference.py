@@ -121,3 +121,14 @@ def invoke_times(interpreter, runs):
         interpreter.invoke()
         times.append((time.perf_counter_ns() - start) / 1e6)
     return times
+
+
+def invoke_cpu_times(interpreter, runs):
+    """Milliseconds of the calling thread's CPU time in each of `runs` invocations: at 1 thread (where
+    XNNPACK runs on the caller) the run's compute without the time other work took the core away."""
+    times = []
+    for _ in range(runs):
+        start = time.thread_time_ns()
+        interpreter.invoke()
+        times.append((time.thread_time_ns() - start) / 1e6)
+    return times

@@ -51,6 +51,9 @@ struct BenchmarkCommand: AsyncParsableCommand {
         var p90Milliseconds: Double
         /// The fastest run: on a loaded machine, the one least disturbed by other work.
         var fastestMilliseconds: Double
+        /// The process's CPU time in the run that used the least: at one thread, the run's own
+        /// compute without the time other work took the core away (at more, every thread's sum).
+        var fastestCPUMilliseconds: Double
         var arenaBytes: Int
         var peakLiveActivationBytes: Int
         var activationBytes: Int
@@ -95,7 +98,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
                 }
             }
             for _ in 0 ..< min(10, runs) { try interpreter.invoke() }
-            let times = try Stopwatch.measure(runs: runs) { try interpreter.invoke() }.wall
+            let (times, cpuTimes) = try Stopwatch.measure(runs: runs) { try interpreter.invoke() }
             if profile, !json {
                 var totals: [String: Double] = [:]
                 for _ in 0 ..< 20 {
@@ -120,6 +123,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
             results.append(Result(
                 model: network.fileName, threads: interpreter.threads, loadMilliseconds: loadMilliseconds, medianMilliseconds: Stopwatch.percentile(times, 0.5),
                 p90Milliseconds: Stopwatch.percentile(times, 0.9), fastestMilliseconds: times.min() ?? 0,
+                fastestCPUMilliseconds: cpuTimes.min() ?? 0,
                 arenaBytes: memory.arenaBytes, peakLiveActivationBytes: memory.peakLiveActivationBytes,
                 activationBytes: memory.activationBytes, weightBytes: memory.weightBytes))
         }
