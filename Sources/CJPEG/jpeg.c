@@ -21,7 +21,12 @@ typedef struct {
 } vjpeg_progress_mgr;
 
 struct vjpeg_decoder {
-    struct jpeg_decompress_struct cinfo;
+    struct jpeg_decompress_struct cinfo;  // first: the source manager finds the decoder from it
+    struct jpeg_source_mgr pieces_source;  // vjpeg_create_pieces' source
+    const uint8_t *pieces[2];
+    size_t piece_sizes[2];
+    int piece;                             // the next piece to hand out
+    int ends_with_eoi;                     // serve one EOI marker after the pieces, without a warning
     vjpeg_error_mgr error;
     vjpeg_progress_mgr progress;
     vjpeg_status status;
@@ -86,7 +91,59 @@ static void install_errors(vjpeg_error_mgr *error, vjpeg_status *status) {
     error->status = status;
 }
 
+// A source of two pieces of bytes, then the end: as jpeg_mem_src past its end, an EOI marker is inserted
+// and JWRN_JPEG_EOF warned (which marks the data truncated).
+static const JOCTET end_of_image[2] = {0xFF, JPEG_EOI};
+
+static void pieces_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean pieces_fill(j_decompress_ptr cinfo) {
+    vjpeg_decoder *decoder = (vjpeg_decoder *)cinfo;
+    while (decoder->piece < 2) {
+        int index = decoder->piece++;
+        if (decoder->piece_sizes[index] == 0) continue;
+        cinfo->src->next_input_byte = decoder->pieces[index];
+        cinfo->src->bytes_in_buffer = decoder->piece_sizes[index];
+        return TRUE;
+    }
+    if (decoder->ends_with_eoi) {
+        decoder->ends_with_eoi = 0;
+    } else {
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+    }
+    cinfo->src->next_input_byte = end_of_image;
+    cinfo->src->bytes_in_buffer = 2;
+    return TRUE;
+}
+
+static void pieces_skip(j_decompress_ptr cinfo, long count) {
+    while (count > 0) {
+        if (cinfo->src->bytes_in_buffer == 0) (void)pieces_fill(cinfo);
+        size_t step = (size_t)count < cinfo->src->bytes_in_buffer ? (size_t)count : cinfo->src->bytes_in_buffer;
+        cinfo->src->next_input_byte += step;
+        cinfo->src->bytes_in_buffer -= step;
+        count -= (long)step;
+    }
+}
+
+static void pieces_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static vjpeg_decoder *create(const uint8_t *data, size_t size, const uint8_t *more, size_t more_size, int in_pieces,
+                             long max_memory, int max_scans);
+
 vjpeg_decoder *vjpeg_create(const uint8_t *data, size_t size, long max_memory, int max_scans) {
+    return create(data, size, NULL, 0, 0, max_memory, max_scans);
+}
+
+vjpeg_decoder *vjpeg_create_pieces(const uint8_t *prefix, size_t prefix_size, const uint8_t *body, size_t body_size,
+                                   int ends_with_eoi, long max_memory, int max_scans) {
+    vjpeg_decoder *decoder = create(prefix, prefix_size, body, body_size, 1, max_memory, max_scans);
+    if (decoder) decoder->ends_with_eoi = ends_with_eoi;
+    return decoder;
+}
+
+static vjpeg_decoder *create(const uint8_t *data, size_t size, const uint8_t *more, size_t more_size, int in_pieces,
+                             long max_memory, int max_scans) {
     vjpeg_decoder *decoder = calloc(1, sizeof *decoder);
     if (!decoder) return NULL;
     install_errors(&decoder->error, &decoder->status);
@@ -101,7 +158,20 @@ vjpeg_decoder *vjpeg_create(const uint8_t *data, size_t size, long max_memory, i
     decoder->progress.base.progress_monitor = on_progress;
     decoder->progress.max_scans = max_scans;
     decoder->cinfo.progress = &decoder->progress.base;
-    jpeg_mem_src(&decoder->cinfo, data, (unsigned long)size);
+    if (in_pieces) {
+        decoder->pieces[0] = data;
+        decoder->piece_sizes[0] = size;
+        decoder->pieces[1] = more;
+        decoder->piece_sizes[1] = more_size;
+        decoder->pieces_source.init_source = pieces_init;
+        decoder->pieces_source.fill_input_buffer = pieces_fill;
+        decoder->pieces_source.skip_input_data = pieces_skip;
+        decoder->pieces_source.resync_to_restart = jpeg_resync_to_restart;
+        decoder->pieces_source.term_source = pieces_term;
+        decoder->cinfo.src = &decoder->pieces_source;
+    } else {
+        jpeg_mem_src(&decoder->cinfo, data, (unsigned long)size);
+    }
     return decoder;
 }
 
@@ -219,8 +289,27 @@ int vjpeg_read_rows(vjpeg_decoder *decoder, uint8_t *destination, size_t stride,
 
 uint32_t vjpeg_output_row(const vjpeg_decoder *decoder) { return decoder->cinfo.output_scanline; }
 
+// libjpeg's upsampler reads the rows above and below (its "context rows") only for smooth vertical
+// upsampling: a component whose IDCT output is shorter than the picture's rows (jdsample.c's h2v2 and
+// h1v2 fancy cases). Box upsampling and IDCT-scaled chroma stay within an MCU row.
+int vjpeg_rows_need_context(const vjpeg_decoder *decoder) {
+    const struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (!cinfo->do_fancy_upsampling) return 0;
+    for (int index = 0; index < cinfo->num_components; index++) {
+        const jpeg_component_info *component = &cinfo->comp_info[index];
+#if JPEG_LIB_VERSION >= 70
+        int scaled = component->DCT_v_scaled_size, smallest = cinfo->min_DCT_v_scaled_size;
+#else
+        int scaled = component->DCT_scaled_size, smallest = cinfo->min_DCT_scaled_size;
+#endif
+        if (component->v_samp_factor * scaled != cinfo->max_v_samp_factor * smallest) return 1;
+    }
+    return 0;
+}
+
 int vjpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int bgr_order,
-                 int quality, int subsampling, uint8_t **output, unsigned long *output_size, vjpeg_status *status) {
+                 int quality, int subsampling, int restart_interval, int restart_rows, uint8_t **output,
+                 unsigned long *output_size, vjpeg_status *status) {
     struct jpeg_compress_struct cinfo;
     vjpeg_error_mgr error;
     memset(status, 0, sizeof *status);
@@ -247,6 +336,8 @@ int vjpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t 
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
     cinfo.dct_method = JDCT_ISLOW;
+    if (restart_interval > 0 && restart_interval <= 65535) cinfo.restart_interval = (unsigned int)restart_interval;
+    else if (restart_rows > 0 && restart_rows <= 65535) cinfo.restart_in_rows = restart_rows;
     if (channels != 1) {
         int factor = subsampling ? 2 : 1;
         cinfo.comp_info[0].h_samp_factor = factor;

@@ -22,6 +22,9 @@ extension Image {
         if let maximum = options.maximumDimension, maximum < 1 {
             throw .invalidParameter(name: "maximumDimension", value: "\(maximum)", rule: "must be at least 1")
         }
+        if options.threads < 1 {
+            throw .invalidParameter(name: "threads", value: "\(options.threads)", rule: "must be at least 1")
+        }
         if let minimum = options.minimumDimension, minimum < 1 {
             throw .invalidParameter(name: "minimumDimension", value: "\(minimum)", rule: "must be at least 1")
         }

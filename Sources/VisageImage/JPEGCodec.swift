@@ -47,7 +47,21 @@ package enum JPEGCodec {
                 try decoder.readRows(into: cmyk.baseAddress!, bytesPerRow: pitch, count: output.height)
                 convertCMYK(UnsafeRawBufferPointer(cmyk), to: out, inverted: markers.hasAdobeMarker)
             } else {
-                try decoder.readRows(into: out.baseAddress!, bytesPerRow: output.width * pixelFormat.bytesPerPixel, count: output.height)
+                let stride = output.width * pixelFormat.bytesPerPixel
+                if options.threads > 1, !decoder.rowsNeedContext,
+                   let splits = JPEGBands.splits(bytes, markers: markers, count: options.threads) {
+                    if JPEGBands.decode(
+                        bytes, markers: markers, splits: splits, first: decoder, scaleNumerator: scale, size: output,
+                        into: out.baseAddress!, bytesPerRow: stride, pixelLimit: options.pixelLimit) {
+                        return
+                    }
+                    // A band failed or warned: one decoder from the start says what is wrong, as without bands.
+                    let serial = try JPEGDecoder(bytes, pixelLimit: options.pixelLimit)
+                    _ = try serial.start(scaleNumerator: scale)
+                    try serial.readRows(into: out.baseAddress!, bytesPerRow: stride, count: output.height)
+                    return
+                }
+                try decoder.readRows(into: out.baseAddress!, bytesPerRow: stride, count: output.height)
             }
         }
     }
@@ -131,7 +145,8 @@ package enum JPEGCodec {
     }
 
     /// Compresses with 4:2:0 chroma subsampling (4:4:4 above quality 90; grayscale stays one channel).
-    package static func encode(_ image: Image, quality: Int) throws(ImageError) -> [UInt8] {
+    /// With `restartInterval` (MCUs) or `restartRows` (rows of MCUs), restart markers that far apart.
+    package static func encode(_ image: Image, quality: Int, restartInterval: Int = 0, restartRows: Int = 0) throws(ImageError) -> [UInt8] {
         guard (1...100).contains(quality) else {
             throw .invalidParameter(name: "JPEG quality", value: "\(quality)", rule: "must be in 1…100")
         }
@@ -150,7 +165,7 @@ package enum JPEGCodec {
         let result = withExtendedLifetime(image.storage) {
             vjpeg_encode(
                 image.storage.base.assumingMemoryBound(to: UInt8.self), width, height, image.bytesPerRow, channels, bgr,
-                Int32(quality), quality > 90 ? 0 : 1, &output, &size, &status)
+                Int32(quality), quality > 90 ? 0 : 1, Int32(clamping: restartInterval), Int32(clamping: restartRows), &output, &size, &status)
         }
         defer { vjpeg_free(output) }
         guard result == 0, let output else {

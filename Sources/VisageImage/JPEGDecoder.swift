@@ -15,13 +15,33 @@ package final class JPEGDecoder {
 
     /// Reads the header. `pixelLimit` also caps libjpeg's working memory (progressive files keep every
     /// coefficient: about 2 bytes a sample), so a small file can never claim gigabytes.
-    package init(_ bytes: UnsafeRawBufferPointer, pixelLimit: Int) throws(ImageError) {
+    package convenience init(_ bytes: UnsafeRawBufferPointer, pixelLimit: Int) throws(ImageError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .empty }
+        let memory = Self.memoryLimit(pixelLimit)
+        try self.init(vjpeg_create(base.assumingMemoryBound(to: UInt8.self), bytes.count, memory, JPEGCodec.maximumScans), pixelLimit: pixelLimit)
+    }
+
+    /// A decoder over `prefix` then `body`, read as one file (``JPEGBands``: a band's headers, then the
+    /// file's entropy-coded data from a restart marker on). Both must outlive the decoder. `endsWithEOI`: an
+    /// end-of-image marker follows the body (a band that stops at the next band's marker).
+    package convenience init(
+        prefix: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer, endsWithEOI: Bool = false, pixelLimit: Int
+    ) throws(ImageError) {
+        guard let head = prefix.baseAddress, let base = body.baseAddress, !prefix.isEmpty, !body.isEmpty else { throw .empty }
+        try self.init(
+            vjpeg_create_pieces(
+                head.assumingMemoryBound(to: UInt8.self), prefix.count, base.assumingMemoryBound(to: UInt8.self), body.count,
+                endsWithEOI ? 1 : 0, Self.memoryLimit(pixelLimit), JPEGCodec.maximumScans),
+            pixelLimit: pixelLimit)
+    }
+
+    private static func memoryLimit(_ pixelLimit: Int) -> Int {
         let memory = pixelLimit.multipliedReportingOverflow(by: 8)
-        guard let handle = vjpeg_create(
-            base.assumingMemoryBound(to: UInt8.self), bytes.count, memory.overflow ? Int.max : memory.partialValue,
-            JPEGCodec.maximumScans)
-        else { throw .corrupt(.jpeg, reason: "cannot create a libjpeg decompressor") }
+        return memory.overflow ? Int.max : memory.partialValue
+    }
+
+    private init(_ created: OpaquePointer?, pixelLimit: Int) throws(ImageError) {
+        guard let handle = created else { throw .corrupt(.jpeg, reason: "cannot create a libjpeg decompressor") }
         self.handle = handle
         var header = vjpeg_header()
         if vjpeg_read_header(handle, &header) != 0 {
@@ -77,6 +97,13 @@ package final class JPEGDecoder {
 
     /// The next output row to be produced.
     package var nextRow: Int { Int(vjpeg_output_row(handle)) }
+
+    /// libjpeg's corrupt-data warnings so far (it carries on after them).
+    package var warningCount: Int { Int(vjpeg_status_of(handle).pointee.warning_count) }
+
+    /// After ``start(scaleNumerator:)``: whether an output row depends on the MCU rows above or below it
+    /// (smooth vertical chroma upsampling), which bands of rows decoded apart would not reproduce.
+    package var rowsNeedContext: Bool { vjpeg_rows_need_context(handle) != 0 }
 
     /// Decodes `count` rows into `destination`, `bytesPerRow` apart.
     package func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, count: Int) throws(ImageError) {

@@ -12,6 +12,17 @@ package struct JPEGMarkers {
     package var hasAdobeMarker = false
     /// APP14's transform byte: 0 none (RGB/CMYK), 1 YCbCr, 2 YCCK.
     package var adobeTransform: Int?
+    /// Where the frame header's marker is, and whether it is a sequential Huffman frame (SOF0 or SOF1).
+    package var frameOffset = 0
+    package var isSequentialHuffman = false
+    /// The largest horizontal and vertical sampling factors of the frame's components.
+    package var maxHorizontalSampling = 1
+    package var maxVerticalSampling = 1
+    /// MCUs per restart interval (DRI) at the first scan; 0 without restart markers.
+    package var restartInterval = 0
+    /// The first scan's components and where its entropy-coded data begins.
+    package var scanComponents = 0
+    package var scanDataOffset = 0
 
     /// Walks the segments up to the first scan, bounds-checking each length.
     package init(_ bytes: UnsafeRawBufferPointer) throws(ImageError) {
@@ -33,6 +44,11 @@ package struct JPEGMarkers {
             guard length >= 2 else { throw .corrupt(.jpeg, reason: "segment length \(length) at byte \(offset) is below 2") }
             if marker == 0xDA {
                 guard sawFrame else { throw .corrupt(.jpeg, reason: "a scan starts before the frame header") }
+                // Only for decoding in bands (JPEGBands); libjpeg checks the scan header itself.
+                if offset + 4 < bytes.count, offset + 2 + length <= bytes.count {
+                    scanComponents = Int(bytes[offset + 4])
+                    scanDataOffset = offset + 2 + length
+                }
                 return
             }
             let start = offset + 4
@@ -52,7 +68,19 @@ package struct JPEGMarkers {
                     throw .corrupt(.jpeg, reason: "frame size \(width)×\(height) is empty (DNL-defined heights are unsupported)")
                 }
                 isProgressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+                frameOffset = offset
+                isSequentialHuffman = (marker == 0xC0 || marker == 0xC1) && payload.count >= 6 + 3 * components
+                if isSequentialHuffman {
+                    for component in 0 ..< components {
+                        let factors = payload[payload.startIndex + 7 + 3 * component]
+                        maxHorizontalSampling = max(maxHorizontalSampling, Int(factors >> 4))
+                        maxVerticalSampling = max(maxVerticalSampling, Int(factors & 0x0F))
+                    }
+                }
                 sawFrame = true
+            case 0xDD:
+                // DRI: the restart interval, in MCUs.
+                if payload.count >= 2 { restartInterval = Int(payload[payload.startIndex]) << 8 | Int(payload[payload.startIndex + 1]) }
             case 0xE1:
                 if orientation == .up, let tiff = EXIFOrientation.tiff(inAPP1: payload) {
                     orientation = EXIFOrientation.read(tiff: tiff)

@@ -139,13 +139,16 @@ struct DetectCommand: AsyncParsableCommand {
         let json = json || batch.output != nil
         // A name per image for --annotate when more than one image may come.
         let several = images.count > 1 || batch.filesFrom != nil || images.contains { ImageInputs.Walk.isFolder($0, followingLinks: true) }
+        // One image at a time (a single image, or --benchmark's) may spread its decode over the cores; many
+        // images already keep every core busy with --jobs.
+        let decodeThreads = several && benchmark == nil ? 1 : ProcessInfo.processInfo.activeProcessorCount
         let pipeline = try BatchPipeline(options: batch, json: json, jobs: benchmark != nil ? 1 : nil) { path in
             // A file path: `isDirectory` spares Foundation a stat per image to find out.
             let url = URL(fileURLWithPath: path, isDirectory: false)
             if let benchmark {
                 return Data(try Self.time(
                     detector, extras: extras, url: url, runs: benchmark, name: path, json: json, stages: stages,
-                    shrinkOnLoad: shrinkOnLoad).utf8)
+                    shrinkOnLoad: shrinkOnLoad, decodeThreads: decodeThreads).utf8)
             }
             let faces: [FaceDetector.AnalyzedFace], size: CGSize
             if let annotate {
@@ -156,7 +159,8 @@ struct DetectCommand: AsyncParsableCommand {
             } else {
                 // Only what the request needs: fast detection of a JPEG decodes it reduced.
                 let found = try detector.analyzedFaces(
-                    decoding: try readImageFile(url), features: extras, meshFromReducedDecode: shrinkOnLoad)
+                    decoding: try readImageFile(url), features: extras, meshFromReducedDecode: shrinkOnLoad,
+                    decodeThreads: decodeThreads)
                 (faces, size) = (found.faces, CGSize(width: found.width, height: found.height))
             }
             if json {
@@ -185,6 +189,8 @@ struct DetectCommand: AsyncParsableCommand {
         /// Decoding the whole image alone, for comparison with the reduced decode of decode and detect.
         var fullDecodeMilliseconds: Double
         var fullDecodeCPUMilliseconds: Double
+        /// Threads decode and detect may decode with (a JPEG with restart markers); the full decode uses one.
+        var decodeThreads: Int
         /// With --stages: each stage's median milliseconds, in pipeline order.
         var stages: [Stage]?
     }
@@ -198,7 +204,8 @@ struct DetectCommand: AsyncParsableCommand {
     /// and of `runs` decode-and-detect passes from the file's bytes as the command runs them (read once, so disk speed is left out), after two
     /// warm-up runs; with `stages`, the pipeline's stages too (``StageProfile``).
     static func time(
-        _ detector: FaceDetector, extras: FaceFeatures, url: URL, runs: Int, name: String, json: Bool, stages: Bool, shrinkOnLoad: Bool
+        _ detector: FaceDetector, extras: FaceFeatures, url: URL, runs: Int, name: String, json: Bool, stages: Bool, shrinkOnLoad: Bool,
+        decodeThreads: Int = 1
     ) throws -> String {
         let data = try Data(contentsOf: url)
         let decode = { () throws -> Image in try Image(data: data, options: .init(applyOrientation: false)) }
@@ -211,14 +218,14 @@ struct DetectCommand: AsyncParsableCommand {
         let detect = try medians { faces = try Self.faces(detector, extras: extras, in: image).count }
         // From the bytes as the command runs it: a JPEG in fast mode is decoded reduced (shrink on load).
         let decodeAndDetect = try medians {
-            _ = try detector.analyzedFaces(decoding: data, features: extras, meshFromReducedDecode: shrinkOnLoad)
+            _ = try detector.analyzedFaces(decoding: data, features: extras, meshFromReducedDecode: shrinkOnLoad, decodeThreads: decodeThreads)
         }
         let fullDecode = try medians { _ = try decode() }
         let timing = Timing(
             image: name, runs: runs, faces: faces, detectMilliseconds: detect.wall,
             decodeAndDetectMilliseconds: decodeAndDetect.wall, detectCPUMilliseconds: detect.cpu,
             decodeAndDetectCPUMilliseconds: decodeAndDetect.cpu, fullDecodeMilliseconds: fullDecode.wall,
-            fullDecodeCPUMilliseconds: fullDecode.cpu,
+            fullDecodeCPUMilliseconds: fullDecode.cpu, decodeThreads: decodeThreads,
             stages: stages ? try StageProfile.measure(image, mesh: extras.needsMesh, runs: runs).map(Stage.init) : nil)
         if json {
             return String(decoding: try JSONOutput.encodedLine(timing), as: UTF8.self)
@@ -227,7 +234,7 @@ struct DetectCommand: AsyncParsableCommand {
         let stage = extras.needsMesh ? "detect and mesh" : "detect"
         var text = "\(name): \(faces == 1 ? "1 face" : "\(faces) faces"); \(stage) \(format(detect.wall)) ms (CPU \(format(detect.cpu))), "
             + "decode and \(stage) \(format(decodeAndDetect.wall)) ms (CPU \(format(decodeAndDetect.cpu))), "
-            + "full decode alone \(format(fullDecode.wall)) ms (CPU \(format(fullDecode.cpu))); medians of \(runs)\n"
+            + "full decode alone \(format(fullDecode.wall)) ms (CPU \(format(fullDecode.cpu)), one thread); medians of \(runs)\n"
         for entry in timing.stages ?? [] {
             text += "  \(entry.stage.padding(toLength: 28, withPad: " ", startingAt: 0)) \(format(entry.milliseconds)) ms\n"
         }

@@ -49,6 +49,12 @@ typedef struct {
 /// `max_memory` caps libjpeg's working memory in bytes (0: libjpeg's default); `max_scans` caps
 /// progressive scans (0: no cap). NULL when out of memory.
 vjpeg_decoder *vjpeg_create(const uint8_t *data, size_t size, long max_memory, int max_scans);
+/// A decoder over `prefix` followed by `body` (both must outlive it), as if they were one file: for a band
+/// of a file's rows, the file's headers with its frame height changed, then its entropy-coded data from a
+/// restart marker on. With `ends_with_eoi` an EOI marker follows the body (a band that stops before the
+/// next band's marker); past the end it behaves as at the end of `vjpeg_create`'s data.
+vjpeg_decoder *vjpeg_create_pieces(const uint8_t *prefix, size_t prefix_size, const uint8_t *body, size_t body_size,
+                                   int ends_with_eoi, long max_memory, int max_scans);
 void vjpeg_destroy(vjpeg_decoder *decoder);
 const vjpeg_status *vjpeg_status_of(const vjpeg_decoder *decoder);
 
@@ -71,11 +77,17 @@ int vjpeg_read_rows(vjpeg_decoder *decoder, uint8_t *destination, size_t stride,
 /// The next row to be produced, in output rows.
 uint32_t vjpeg_output_row(const vjpeg_decoder *decoder);
 
+/// After `vjpeg_start`: 1 when an output row depends on the MCU rows above or below it (smooth vertical
+/// chroma upsampling), so a band of rows decoded on its own would differ at its edges; else 0.
+int vjpeg_rows_need_context(const vjpeg_decoder *decoder);
+
 /// Compresses `height` rows of `width` pixels. `channels` is 1 (gray), 3 (RGB) or 4 (`bgr_order` 0:
-/// RGBA, 1: BGRA); `subsampling` is 0 for 4:4:4 or 1 for 4:2:0. The accurate integer DCT. On success
-/// `*output` is a malloc'd buffer of `*output_size` bytes for the caller to free with `vjpeg_free`.
+/// RGBA, 1: BGRA); `subsampling` is 0 for 4:4:4 or 1 for 4:2:0. The accurate integer DCT. A restart
+/// marker every `restart_interval` MCUs, or else every `restart_rows` rows of MCUs (0 and 0: none). On
+/// success `*output` is a malloc'd buffer of `*output_size` bytes for the caller to free with `vjpeg_free`.
 int vjpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int bgr_order,
-                 int quality, int subsampling, uint8_t **output, unsigned long *output_size, vjpeg_status *status);
+                 int quality, int subsampling, int restart_interval, int restart_rows, uint8_t **output,
+                 unsigned long *output_size, vjpeg_status *status);
 void vjpeg_free(void *pointer);
 
 #ifdef __cplusplus

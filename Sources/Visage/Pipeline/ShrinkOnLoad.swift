@@ -19,10 +19,15 @@ extension FaceDetector {
     /// the faster path instead: detection on the reduced decode, then, per face, only the part of the JPEG
     /// the mesh region's warp reaches, at full resolution (``RegionSource``): about half the CPU on a
     /// 12-megapixel photo. Other formats and accurate mode decode the whole image.
+    ///
+    /// `decodeThreads` is ``ImageDecodingOptions/threads`` for the decode: a JPEG with restart markers then
+    /// decodes in that many bands at once (for one image at a time; many images are better run side by side).
     package func analyzedFaces(
-        decoding data: Data, features: FaceFeatures, maxFaces: Int? = nil, meshFromReducedDecode: Bool = false
+        decoding data: Data, features: FaceFeatures, maxFaces: Int? = nil, meshFromReducedDecode: Bool = false,
+        decodeThreads: Int = 1
     ) throws -> (faces: [AnalyzedFace], width: Int, height: Int) {
-        let stored = ImageDecodingOptions(applyOrientation: false)
+        var stored = ImageDecodingOptions(applyOrientation: false)
+        stored.threads = decodeThreads
         let mesh = features.needsMesh, quality = features.contains(.quality)
         if options.performanceMode == .fast, meshFromReducedDecode || !(mesh || quality) {
             let info = try ImageFileInfo.read(data: data)
@@ -46,7 +51,7 @@ extension FaceDetector {
 
 extension FacesRecord {
     /// The record of an encoded image, decoding only what the request needs
-    /// (``FaceDetector/analyzedFaces(decoding:features:maxFaces:meshFromReducedDecode:)``).
+    /// (``FaceDetector/analyzedFaces(decoding:features:maxFaces:meshFromReducedDecode:decodeThreads:)``).
     package init(
         decoding data: Data, named name: String, detector: FaceDetector, features: FaceFeatures, maxFaces: Int? = nil,
         meshFromReducedDecode: Bool = false
