@@ -34,16 +34,14 @@ public func buildApplication(
         deadline: configuration.requestDeadline, limits: DecodeLimits(maxPixels: configuration.maxPixels), metrics: metrics,
         analyzer: analyzer)
 
+    let analysisRoutes = FacesController(gate: gate, maxBatchImages: configuration.maxBatchImages).routes + ContoursController(gate: gate).routes
+    let refusals = RefusalLog(logger: logger)
     let earlyRefusal = EarlyRefusal(
-        admission: admission,
-        routes: [
-            "/v1/faces": BodyKind.every, "/v1/faces/batch": FacesController.batchKinds, "/v1/annotate": BodyKind.every,
-            "/v1/contours": BodyKind.every,
-        ],
-        maxBodyBytes: configuration.maxBodyBytes, apiKey: configuration.apiKey, metrics: metrics, logger: logger)
+        admission: admission, routes: analysisRoutes, maxBodyBytes: configuration.maxBodyBytes, apiKey: configuration.apiKey,
+        metrics: metrics, refusals: refusals)
 
     let router = Router(context: ServiceRequestContext.self)
-    router.add(middleware: ErrorAndMetricsMiddleware(metrics: metrics))
+    router.add(middleware: ErrorAndMetricsMiddleware(metrics: metrics, refusals: refusals))
     if let web = configuration.webDirectory ?? ServiceResources.folder?.appendingPathComponent("Web") {
         router.add(middleware: FileMiddleware(web.path, searchForIndexHtml: true, logger: logger))
     }
@@ -51,8 +49,7 @@ public func buildApplication(
         router.add(middleware: APIKeyMiddleware(key: key))
     }
     HealthController(readiness: readiness, metrics: metrics).add(to: router)
-    FacesController(gate: gate, maxBatchImages: configuration.maxBatchImages).add(to: router)
-    ContoursController(gate: gate).add(to: router)
+    for route in analysisRoutes { route.add(to: router) }
 
     let webSocketRouter = Router(context: ServiceRequestContext.self)
     let tracking = TrackController(

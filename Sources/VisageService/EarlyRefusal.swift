@@ -11,26 +11,27 @@ import NIOHTTPTypes
 /// Under overload most answers are refusals, and each one that took the ordinary path (a task on the
 /// service's executor, routing, the middleware, the error's JSON, a hop back to the event loop to write)
 /// cost 50–70 µs of CPU taken from the inferences running beside it. This policy answers the same 503,
-/// byte for byte the same body and headers, with the same metrics and log line, from the channel handler
+/// byte for byte the same body and headers, with the same metrics and log (``RefusalLog``), from the channel handler
 /// that sees the head (``EarlyRefusalHandler``), and only when the ordinary path would answer exactly that:
 /// an analysis route and method, an accepted `Content-Type`, a declared length within the body limit and
 /// small enough to read through (``AnalysisGate/drainLimit``), the API key when one is set, no
 /// `Connection: close`, and every admission place taken. Anything else goes the ordinary way.
 struct EarlyRefusal: Sendable {
     let admission: Admission
-    /// Route path → the body kinds it reads (``BodyKind``), as the controllers declare them.
+    /// Route path → the body kinds it reads (``BodyKind``), from the controllers' own ``AnalysisRoute``s.
     let routes: [String: Set<String>]
     let maxBodyBytes: Int
     let apiKey: String?
     let metrics: ServiceMetrics
-    let logger: Logger
+    let refusals: RefusalLog
     /// The refusal's JSON body, encoded once: the same bytes ``ServiceError/response(from:context:)`` makes.
     let body: ByteBuffer
     let retryAfter: String
     let status: HTTPResponse.Status
 
-    init(admission: Admission, routes: [String: Set<String>], maxBodyBytes: Int, apiKey: String?, metrics: ServiceMetrics, logger: Logger) {
-        (self.admission, self.routes, self.maxBodyBytes, self.metrics, self.logger) = (admission, routes, maxBodyBytes, metrics, logger)
+    init(admission: Admission, routes: [AnalysisRoute], maxBodyBytes: Int, apiKey: String?, metrics: ServiceMetrics, refusals: RefusalLog) {
+        (self.admission, self.maxBodyBytes, self.metrics, self.refusals) = (admission, maxBodyBytes, metrics, refusals)
+        self.routes = Dictionary(routes.map { ($0.path, $0.kinds) }, uniquingKeysWith: { first, _ in first })
         self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
         let error = admission.overloaded()
         self.retryAfter = error.headers[.retryAfter] ?? "1"
@@ -40,25 +41,26 @@ struct EarlyRefusal: Sendable {
     }
 
     /// The route of `head` when the ordinary path would refuse it with 503 `overloaded` now, else nil.
+    /// Fullness first: it is one lock, and a service with a free place answers everything the ordinary way.
     func refusedRoute(_ head: HTTPRequest) -> String? {
-        guard head.method == .post, let fullPath = head.path else { return nil }
+        guard head.method == .post, admission.isFull, let fullPath = head.path else { return nil }
         let path = fullPath.firstIndex(of: "?").map { String(fullPath[..<$0]) } ?? fullPath
         guard let allowed = routes[path] else { return nil }
         let headers = head.headerFields
         if let connection = headers[.connection], connection.lowercased().contains("close") { return nil }
         if let apiKey, !APIKeyMiddleware.authorized(headers, key: apiKey) { return nil }
-        guard accepts(headers[.contentType] ?? "", allowed) else { return nil }
+        guard accepts(headers[.contentType] ?? "", path: path, allowed) else { return nil }
         if headers[.transferEncoding] != nil { return nil }
         if let declared = headers[.contentLength] {
             guard let length = Int(declared), length >= 0, length <= maxBodyBytes, length <= AnalysisGate.drainLimit else { return nil }
         }
-        return admission.isFull ? path : nil
+        return path
     }
 
     /// Whether ``BodyKind`` reads `contentType` on a route reading `allowed`: remembered for the few
-    /// `Content-Type` values clients send (parsing the header was a fifth of a refusal's cost).
-    private func accepts(_ contentType: String, _ allowed: Set<String>) -> Bool {
-        let key = ContentTypeKey(contentType: contentType, allowed: allowed)
+    /// `Content-Type` values clients send (parsing the header was a fifth of a refusal's cost), by route path.
+    private func accepts(_ contentType: String, path: String, _ allowed: Set<String>) -> Bool {
+        let key = ContentTypeKey(contentType: contentType, path: path)
         if let known = kinds.lock.withLock({ kinds.accepted[key] }) { return known }
         var fields = HTTPFields()
         fields[.contentType] = contentType
@@ -69,37 +71,41 @@ struct EarlyRefusal: Sendable {
 
     private struct ContentTypeKey: Hashable {
         var contentType: String
-        var allowed: Set<String>
+        var path: String
     }
 
     private final class KnownKinds: @unchecked Sendable {
         let lock = NSLock()
         var accepted: [ContentTypeKey: Bool] = [:]
+        /// The last head made and the second of its `Date`.
+        var head: (second: Int, response: HTTPResponse)?
     }
 
     private let kinds = KnownKinds()
 
-    /// The refusal's head, as the ordinary path sends it (Hummingbird adds `Date` and `Server`).
+    /// The refusal's head, as the ordinary path sends it (Hummingbird adds `Date` and `Server`), made once
+    /// a second (its `Date` changes then).
     func responseHead() -> HTTPResponse {
+        let second = time(nil)
+        if let head = kinds.lock.withLock({ kinds.head.flatMap { $0.second == second ? $0.response : nil } }) { return head }
         var fields = HTTPFields()
         fields[.retryAfter] = retryAfter
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.contentLength] = "\(body.readableBytes)"
         fields[.date] = HTTPDate.now()
         fields[.server] = "visage"
-        return HTTPResponse(status: status, headerFields: fields)
+        let response = HTTPResponse(status: status, headerFields: fields)
+        kinds.lock.withLock { kinds.head = (second, response) }
+        return response
     }
 
-    /// Counts and logs the refusal as ``ErrorAndMetricsMiddleware`` does.
+    /// Counts the refusal as ``ErrorAndMetricsMiddleware`` does, and logs it through ``RefusalLog``. Not
+    /// counted in flight: it is answered within this call.
     func record(route: String, arrival: ContinuousClock.Instant, requestBytes: String?) {
-        metrics.requestStarted()
         let duration = ContinuousClock.now - arrival
         metrics.request(route: route, method: "POST", status: 503, duration: duration)
         metrics.rejected(ErrorCode.overloaded.rawValue)
-        metrics.requestEnded()
-        ErrorAndMetricsMiddleware.logAnswered(
-            logger, route: route, method: "POST", status: 503, requestBytes: requestBytes, duration: duration,
-            code: ErrorCode.overloaded.rawValue)
+        refusals.refused(route: route, method: "POST", requestBytes: requestBytes, duration: duration)
     }
 }
 

@@ -2,15 +2,32 @@ import Foundation
 import Hummingbird
 import Visage
 
+/// A `POST` route that reads an image body through the ``AnalysisGate``: its path, the body kinds it
+/// reads (``BodyKind``: `allowed` of its ``AnalysisGate/serve(_:context:allowed:_:)``), and its handler.
+/// The router and ``EarlyRefusal`` both read the controllers' tables of these, so a route added, renamed
+/// or given other body kinds is refused early exactly as the ordinary path would refuse it.
+struct AnalysisRoute: Sendable {
+    let path: String
+    let kinds: Set<String>
+    let handler: @Sendable (Request, ServiceRequestContext) async throws -> Response
+
+    func add(to router: Router<ServiceRequestContext>) {
+        router.post(RouterPath(String(path.drop(while: { $0 == "/" }))), use: handler)
+    }
+}
+
 /// `POST /v1/faces`, `POST /v1/faces/batch` and `POST /v1/annotate`.
 struct FacesController {
     let gate: AnalysisGate
     let maxBatchImages: Int
 
-    func add(to router: Router<ServiceRequestContext>) {
-        router.post("v1/faces", use: faces)
-        router.post("v1/faces/batch", use: batch)
-        router.post("v1/annotate", use: annotate)
+    /// The routes, registered from this one table (``AnalysisRoute``), which ``EarlyRefusal`` reads too.
+    var routes: [AnalysisRoute] {
+        [
+            AnalysisRoute(path: "/v1/faces", kinds: BodyKind.every, handler: faces),
+            AnalysisRoute(path: "/v1/faces/batch", kinds: Self.batchKinds, handler: batch),
+            AnalysisRoute(path: "/v1/annotate", kinds: BodyKind.every, handler: annotate),
+        ]
     }
 
     /// One image → the CLI's `--json` object, with `timings`.
@@ -98,9 +115,7 @@ struct FacesController {
 struct ContoursController {
     let gate: AnalysisGate
 
-    func add(to router: Router<ServiceRequestContext>) {
-        router.post("v1/contours", use: contours)
-    }
+    var routes: [AnalysisRoute] { [AnalysisRoute(path: "/v1/contours", kinds: BodyKind.every, handler: contours)] }
 
     @Sendable func contours(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let gate = self.gate

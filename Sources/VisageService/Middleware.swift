@@ -9,6 +9,8 @@ import Visage
 struct ErrorAndMetricsMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
     let metrics: ServiceMetrics
+    /// A full service's 503s are logged through it, one line a second while they go on.
+    let refusals: RefusalLog
 
     /// The reasons counted in `visage_rejections_total`.
     static let countedRejections: Set<String> = Set(
@@ -39,13 +41,17 @@ struct ErrorAndMetricsMiddleware: RouterMiddleware {
         if let code, Self.countedRejections.contains(code) {
             metrics.rejected(code)
         }
+        if code == ErrorCode.overloaded.rawValue, response.status.code == 503 {
+            refusals.refused(route: route, method: request.method.rawValue, requestBytes: request.headers[.contentLength], duration: duration)
+            return response
+        }
         Self.logAnswered(
             context.logger, route: route, method: request.method.rawValue, status: response.status.code,
             requestBytes: request.headers[.contentLength], duration: duration, code: code)
         return response
     }
 
-    /// The one "answered" log line, also written by ``EarlyRefusal`` for the 503s it answers itself.
+    /// The one "answered" log line, also written by ``RefusalLog`` for the first 503 `overloaded` of a second.
     static func logAnswered(
         _ logger: Logger, route: String, method: String, status: Int, requestBytes: String?, duration: Duration, code: String?
     ) {
