@@ -8,6 +8,8 @@ import VisageService
 final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
     let stageDelay: Duration
     let stages: Int
+    /// Stages of a call for an image named `long…` (a request that must still be running when the test acts).
+    let longStages: Int
     let warmUpDelay: Duration
     /// When set, warming up waits until it is signalled (readiness tests).
     let warmUpGate: DispatchSemaphore?
@@ -23,10 +25,11 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
     private(set) var completed = 0
 
     init(
-        stageDelay: Duration = .zero, stages: Int = 2, warmUpDelay: Duration = .zero, warmUpGate: DispatchSemaphore? = nil,
+        stageDelay: Duration = .zero, stages: Int = 2, longStages: Int? = nil, warmUpDelay: Duration = .zero, warmUpGate: DispatchSemaphore? = nil,
         warmUpError: (any Error & Sendable)? = nil
     ) {
         (self.stageDelay, self.stages, self.warmUpDelay, self.warmUpGate) = (stageDelay, stages, warmUpDelay, warmUpGate)
+        self.longStages = longStages ?? stages
         self.warmUpError = warmUpError
     }
 
@@ -47,7 +50,7 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
     }
 
     /// Runs the fake stages; a stage sleeps in small steps so a stop is noticed at the next checkpoint.
-    private func work(_ checkpoint: inout Checkpoint) throws {
+    private func work(_ checkpoint: inout Checkpoint, name: String = "") throws {
         let thread = Thread.current.threadDictionary
         lock.withLock {
             if thread["FakeAnalyzer.seen"] == nil {
@@ -60,7 +63,7 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
         }
         defer { lock.withLock { running -= 1 } }
         do {
-            for stage in 0..<stages {
+            for stage in 0..<(name.hasPrefix("long") ? longStages : stages) {
                 Thread.sleep(forTimeInterval: seconds(stageDelay))
                 try checkpoint.stage("fake \(stage)")
             }
@@ -82,7 +85,7 @@ final class FakeAnalyzer: FaceAnalyzing, @unchecked Sendable {
 
     func faces(in data: Data, name: String, options: FaceOptions, limits: DecodeLimits, checkpoint: inout Checkpoint) throws -> FacesRecord {
         if data.starts(with: Data("bad".utf8)) { throw ImageError.unsupportedFormat(signature: "62 61 64") }
-        try work(&checkpoint)
+        try work(&checkpoint, name: name)
         return Self.record(name: name)
     }
 

@@ -360,7 +360,8 @@ import VisageService
     /// the second still cancels its work (the connection watch, not the request stream, sees it go).
     @available(macOS 15, *)
     @Test func oneConnectionCarriesSeveralRequestsAndAHangUpStillCancels() async throws {
-        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(150), stages: 8)
+        // The third request runs 15 s unless stopped: on a loaded machine the hang-up may come late.
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(150), stages: 8, longStages: 100)
         let app = try buildApplication(T.configuration(), analyzer: analyzer)
         try await T.live(app) { client in
             try await T.waitUntilReady(client)
@@ -375,8 +376,8 @@ import VisageService
                 #expect(answer.contains("\"image\":\"\(name)\""))
             }
             #expect(analyzer.counts.completed == 2)
-            // The third request on the same connection: the client goes once its 1.2 s of work has begun.
-            connection.send(request.replacingOccurrences(of: "NAME", with: "third.png"))
+            // The third request on the same connection: the client goes once its 15 s of work has begun.
+            connection.send(request.replacingOccurrences(of: "NAME", with: "long-third.png"))
             try await T.eventually("the third request's work starts") { analyzer.counts.started == 3 }
             connection.close()
             try await T.eventually("the work stops") { analyzer.counts.stopped == 1 }

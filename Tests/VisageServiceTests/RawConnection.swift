@@ -10,7 +10,9 @@ import Darwin
 final class RawConnection: @unchecked Sendable {
     private let socket: Int32
 
-    init(port: Int) throws {
+    /// `silence`: seconds without a byte after which a read gives up (longer for answers that a debug
+    /// build on a loaded machine computes slowly).
+    init(port: Int, silence: Int = 10) throws {
         #if canImport(Glibc)
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -24,7 +26,7 @@ final class RawConnection: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard socket >= 0, connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: silence, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 

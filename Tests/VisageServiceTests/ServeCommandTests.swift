@@ -59,7 +59,9 @@ import Testing
     }
 
     @Test func sigtermDrainsAcceptedWorkClosesWebSocketsAndExitsZero() async throws {
-        let server = try await Server.start(["--max-inferences", "1"])
+        // A long deadline: a debug build on a loaded machine can take seconds a request, and this test is
+        // about the drain, not the deadline.
+        let server = try await Server.start(["--max-inferences", "1", "--deadline", "300"])
         #expect(server.port > 0)
         var ready = false
         for _ in 0..<600 where !ready {
@@ -78,12 +80,20 @@ import Testing
 
         // Two requests accepted, then SIGTERM while they run: both are answered in full.
         let image = try ServiceTesting.sample("astronaut.png")
-        let connections = try (0..<2).map { _ in try RawConnection(port: server.port) }
+        let connections = try (0..<2).map { _ in try RawConnection(port: server.port, silence: 300) }
         for connection in connections {
             connection.send("POST /v1/faces?features=mesh HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: \(image.count)\r\n\r\n")
             connection.send(image)
         }
-        try await Task.sleep(for: .milliseconds(50))
+        // Both accepted (in flight, beside the /metrics request asking) before the signal: a loaded machine
+        // may not have read them 50 ms after they were sent.
+        for _ in 0..<600 {
+            let text = try await server.get("/metrics")
+            let inFlight = text.split(separator: "\n").first { $0.hasPrefix("visage_http_requests_in_flight ") }
+                .flatMap { Double($0.split(separator: " ")[1]) } ?? 0
+            if inFlight >= 3 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
         kill(server.process.processIdentifier, SIGTERM)
         for connection in connections {
             let answer = await connection.response()

@@ -58,7 +58,9 @@ import VisageService
     /// Retry-After, before its body is read: here the body is never sent.
     @available(macOS 15, *)
     @Test func aFullServiceRefusesBeforeReadingTheBody() async throws {
-        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(800))
+        // Each busy request holds its place 3 s: the extra request must come while both are held, and on a
+        // loaded machine the wait for the queue depth and the extra's connection can take a while.
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(100), stages: 30)
         let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1 }, analyzer: analyzer)
         try await T.live(app) { client in
             try await T.waitUntilReady(client)
