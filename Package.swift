@@ -114,18 +114,18 @@ let package = Package(
 
         .testTarget(name: "VisageGeometryTests", dependencies: ["VisageGeometry"]),
         .testTarget(
-            name: "VisageImageTests", dependencies: ["VisageImage"],
+            name: "VisageImageTests", dependencies: ["VisageImage", "VisageGeometry"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "VisageNNTests", dependencies: ["VisageNN", "VisageModels"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "VisageContoursTests", dependencies: ["VisageContours"],
+            name: "VisageContoursTests", dependencies: ["VisageContours", "VisageGeometry", "VisageImage"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "VisageTests", dependencies: ["Visage", "VisageModels", "VisageNN"],
+            name: "VisageTests", dependencies: ["Visage", "VisageImage", "VisageModels", "VisageNN", "VisageVideo"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "VisageVideoTests", dependencies: ["VisageVideo"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "VisageVideoTests", dependencies: ["VisageVideo", "VisageImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "VisageCLITests", dependencies: ["visage", "Visage"]),
         .testTarget(name: "VisageVisionTests", dependencies: ["VisageVision", "Visage"], exclude: ["Snippets/README.md"]),
         .testTarget(
