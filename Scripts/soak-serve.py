@@ -21,6 +21,7 @@ is within 15 % of the target; RSS after warm-up (the first fifth of the run, at 
 import argparse
 import os
 import random
+import re
 import sys
 import threading
 import time
@@ -72,6 +73,23 @@ class Load:
             thread.join(timeout=60)
 
 
+# RefusalLog logs the first 503 of a quiet second as an "answered" line and the ones after it as one
+# "refused" line with their count when the second ends; a count can come up to two windows late.
+REFUSAL_FLUSH_SECONDS = 2.5
+
+
+def logged_answers(log):
+    """Answers to /v1/faces the server logged: one per "answered" line, plus each "refused" line's count."""
+    answers = 0
+    for line in log.splitlines():
+        if line.endswith("answered") and "route=/v1/faces" in line:
+            answers += 1
+        elif line.endswith("refused"):
+            count = re.search(r"\bcount=(\d+)", line)
+            answers += int(count.group(1)) if count else 0
+    return answers
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "visage"))
@@ -104,11 +122,12 @@ def main():
 
         # wrk leaves up to one request per connection in flight when it stops: let the server answer them
         # (in flight = the scrape itself) before counting answers.
+        # The refusal log (RefusalLog) writes the count of a second's 503s up to two seconds after them.
         for _ in range(100):
             if server.metric("visage_http_requests_in_flight") <= 1:
                 break
             time.sleep(0.1)
-        time.sleep(0.5)
+        time.sleep(REFUSAL_FLUSH_SECONDS)
         with open(server.log.name, "rb") as f:
             log_start = len(f.read())
         sampler = Sampler(server, interval=10)
@@ -133,13 +152,14 @@ def main():
                 break
         load.stop()
         elapsed = time.monotonic() - start
+        time.sleep(REFUSAL_FLUSH_SECONDS)
         sampler.stop()
         statuses, errors, latencies = load.snapshot()
         requests = sum(statuses.values()) + errors
         held = requests / elapsed
         with open(server.log.name, "rb") as f:
             log = f.read()[log_start:].decode(errors="replace")
-        served = sum(1 for line in log.splitlines() if line.endswith("answered") and "route=/v1/faces" in line)
+        served = logged_answers(log)
     finally:
         status = server.stop() if server.alive() else server.process.returncode
     others = {s: n for s, n in statuses.items() if s not in ("200", "503")}
