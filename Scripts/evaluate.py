@@ -114,8 +114,9 @@ def samples(landmarker):
 
 # ---------------------------------------------------------------- transforms
 
-def transforms(image, points, boxes, quick):
-    """(name, family, image, points, boxes): known-answer variants, labels moved with the pixels."""
+def transforms(image, points, boxes, quick, tilts=False):
+    """(name, family, image, points, boxes): known-answer variants, labels moved with the pixels. With tilts,
+    also the photo turned in the plane by less than a quarter turn (see tilted())."""
     h, w = image.shape[:2]
 
     def corners(box):
@@ -131,6 +132,8 @@ def transforms(image, points, boxes, quick):
              270: lambda p: np.stack([h - p[:, 1], p[:, 0]], 1)}
     for k, (angle, fn) in enumerate(turns.items(), start=1):
         yield f"rot{angle}", "rotated", np.ascontiguousarray(np.rot90(image, k)), *moved(fn)
+    for angle in (([30] if quick else [-30, -15, 15, 30]) if tilts else []):
+        yield f"tilt{angle}", "tilted", *tilted(image, points, boxes, angle)
     for scale in ([0.25, 2.0] if quick else [0.1, 0.25, 0.5, 1.5, 2.0]):
         size = (max(8, round(w * scale)), max(8, round(h * scale)))
         sx, sy = size[0] / w, size[1] / h
@@ -168,6 +171,27 @@ def transforms(image, points, boxes, quick):
         top = int(b[1] + 0.3 * (b[3] - b[1]))
         if 16 < h - top:
             yield "cut-top", "crops", image[top:, :].copy(), *moved(lambda p: p - [0, top])
+
+
+def tilted(image, points, boxes, angle):
+    """(picture, points, boxes): the photo turned by `angle` degrees (counter-clockwise on screen) about its
+    centre on a grey canvas that holds all of it, as a head tilted sideways. The points turn with the pixels;
+    a box keeps its width and height around its turned centre (the turned corners' bounding box would hold
+    far more than the face, and these boxes are the points' bounding boxes, which turn with the face)."""
+    h, w = image.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    c, s = abs(matrix[0, 0]), abs(matrix[0, 1])
+    size = (int(np.ceil(w * c + h * s)), int(np.ceil(w * s + h * c)))
+    matrix[:, 2] += [(size[0] - w) / 2, (size[1] - h) / 2]
+    picture = cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                             borderValue=(128, 128, 128))
+    move = lambda p: p @ matrix[:, :2].T + matrix[:, 2]  # noqa: E731
+    out_boxes = []
+    for b in boxes:
+        centre = move(np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2]]))[0]
+        half = np.array([b[2] - b[0], b[3] - b[1]]) / 2
+        out_boxes.append(np.concatenate([centre - half, centre + half]))
+    return picture, [move(p) for p in points], out_boxes
 
 
 def collage(image, points, boxes):
@@ -297,6 +321,8 @@ def main():
     parser.add_argument("--reuse-mediapipe", action="store_true",
                         help="read MediaPipe's results from --out's mediapipe.json (written by the last run on the same "
                              "images) instead of running it again")
+    parser.add_argument("--tilts", action="store_true",
+                        help="also the photos turned in the plane by -30, -15, 15 and 30 degrees (the tilted set)")
     parser.add_argument("--faces", help="also write every image's labels and every system's faces to this file")
     args = parser.parse_args()
 
@@ -321,7 +347,7 @@ def main():
     cases = []
     for key, (image, points, boxes, complete) in photos.items():
         source = key.split("/")[0]
-        for name, family, variant, p, b in transforms(image, points, boxes, args.quick):
+        for name, family, variant, p, b in transforms(image, points, boxes, args.quick, tilts=args.tilts):
             h, w = variant.shape[:2]
             p, b = clip_labels(p, b, w, h)
             file = f"{key.replace('/', '_').rsplit('.', 1)[0]}__{name}.png"
