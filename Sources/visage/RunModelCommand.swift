@@ -29,7 +29,8 @@ struct RunModelCommand: AsyncParsableCommand {
     @Flag(help: "Run on each detected face's mesh region (square, eyes level) instead of the whole image.")
     var faces = false
 
-    @Option(help: ArgumentHelp("The range pixel levels 0…255 map onto; default: the model's metadata, else 0,1.", valueName: "0,1|-1,1"))
+    // .unconditional: "-1,1" is read as the value, not as an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("The range pixel levels 0…255 map onto; default: the model's metadata, else 0,1.", valueName: "0,1|-1,1"))
     var inputRange: String?
 
     @Option(help: ArgumentHelp("A labels file (one per line): print the top classes of the first output.", valueName: "FILE"))

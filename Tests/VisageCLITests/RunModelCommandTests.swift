@@ -42,7 +42,7 @@ import Visage
 
     /// Without --input-range, a model's TFLite metadata sets it: MediaPipe's short-range face detector
     /// declares −1…1, and on its own 128×128 input fixture its regressors are then LiteRT's; forcing
-    /// 0,1 changes them.
+    /// 0,1 changes them, and `--input-range -1,1` (the value as its own argument) gives LiteRT's again.
     @Test func metadataSetsTheDefaultInputRange() throws {
         let root = CLIRunner.packageRoot
         let pixels = [UInt8](try Data(contentsOf: root.appendingPathComponent("Tests/VisageTests/Fixtures/one-face.shortRange.input.rgb")))
@@ -62,6 +62,7 @@ import Visage
         let byMetadata = try worst([])
         #expect(byMetadata <= 1e-3, "largest difference \(byMetadata)")
         #expect(try worst(["--input-range", "0,1"]) > 0.1)
+        #expect(try worst(["--input-range", "-1,1"]) <= 1e-3)
     }
 
     @Test func inputRangeIsValidated() throws {
