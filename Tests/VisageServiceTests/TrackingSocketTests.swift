@@ -122,8 +122,9 @@ import VisageService
     }
 
     /// The first message's `attention` reaches the tracker: a short minimum duration reports the
-    /// astronaut's attention sooner than the default 0.5 s, a head cone of 0.01° reports none, and a
-    /// cone or an eye openness out of range is refused with `invalid_parameter`.
+    /// astronaut's attention sooner than the default 0.5 s, for anyone and for her (face 1), with the
+    /// default gaze cone too, her face lines carrying her gaze and attention; a head cone of 0.01°
+    /// reports none, and a cone or an eye openness out of range is refused with `invalid_parameter`.
     @available(macOS 15, *)
     @Test func attentionOptionsReachTheTracker() async throws {
         let url = try Self.clip(faceFrames: 5, emptyFrames: 0)
@@ -136,14 +137,25 @@ import VisageService
         let app = try buildApplication(T.configuration())
         try await T.live(app, limit: .seconds(300)) { client in
             try await T.waitUntilReady(client)
-            func events(_ options: String) async throws -> [TrackingEventRecord] {
+            func records(_ options: String) async throws -> [TrackingFrameRecord] {
                 try await Self.exchange(client, options: options, frames: frames)
                     .map { try JSONDecoder().decode(TrackingFrameRecord.self, from: Data($0.utf8)) }
-                    .flatMap { $0.events ?? [] }
+            }
+            func events(_ options: String) async throws -> [TrackingEventRecord] {
+                try await records(options).flatMap { $0.events ?? [] }
             }
             let quick = try await events(#"{"debounce": 0, "attention": {"minimumDuration": 0.2, "gazeCone": null}}"#)
             let gained = try #require(quick.first { $0.event == "attentionGained" && $0.trackingID == nil }, "\(quick)")
             #expect(gained.time >= 0.2 - 1e-9 && gained.time < 0.5 - 1e-9, "sooner than the default 0.5 s: \(gained.time)")
+            // With the gaze cone (22°) on: she looks into the lens, so she gains attention as face 1 and
+            // her last face line says so, with her gaze and each eye's angles.
+            let watched = try await records(#"{"debounce": 0, "attention": {"minimumDuration": 0.2}}"#)
+            let watchedEvents = watched.flatMap { $0.events ?? [] }
+            #expect(watchedEvents.contains { $0.event == "attentionGained" && $0.trackingID == 1 }, "\(watchedEvents)")
+            let face = try #require(watched.last?.faces.first)
+            let gaze = try #require(face.gaze)
+            #expect(face.attention == true && gaze.angleFromCamera <= 22 && gaze.lookingAtCamera > 0.5, "\(face)")
+            #expect(gaze.leftEye != nil && gaze.rightEye != nil)
             let narrow = try await events(#"{"debounce": 0, "attention": {"headCone": 0.01, "gazeCone": 0, "minimumDuration": 0}}"#)
             #expect(!narrow.contains { $0.event == "attentionGained" }, "\(narrow)")
 
