@@ -85,24 +85,31 @@ def run_latency(visage, path, runs):
     return json.loads(child.stdout)
 
 
-# Runs a command and reports its output's line count and its peak RSS alone: RUSAGE_CHILDREN of a fresh
-# process covers only that command, not the other runs of this script.
+# Runs a command and reports its wall time, its output's records, the first error record among them, and
+# its peak RSS alone: RUSAGE_CHILDREN of a fresh process covers only that command, not the other runs of
+# this script.
 _MEASURE = """
-import json, resource, subprocess, sys
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
 out = subprocess.run(sys.argv[1:], check=True, capture_output=True).stdout
+seconds = time.perf_counter() - start
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"records": out.count(b"\\n"), "peak": usage.ru_maxrss / 1024, "cpu": usage.ru_utime + usage.ru_stime}))
+records = [json.loads(line) for line in out.splitlines()]
+errors = [r for r in records if "error" in r]
+print(json.dumps({"seconds": seconds, "records": len(records), "errors": len(errors), "firstError": errors[0] if errors else None,
+                  "peak": usage.ru_maxrss / 1024, "cpu": usage.ru_utime + usage.ru_stime}))
 """
 
 
 def run_visage(visage, listing, jobs):
-    """(seconds, records, peak RSS in MB) of one `visage detect` process over the list."""
-    start = time.perf_counter()
+    """(seconds, records, peak RSS in MB, CPU seconds) of one `visage detect` process over the list. An
+    error record (a model not found, say) fails the benchmark: it would be counted as a fast image."""
     child = subprocess.run([sys.executable, "-c", _MEASURE, visage, "detect", "--json", "--files-from", listing,
                             "--jobs", str(jobs)], check=True, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
     result = json.loads(child.stdout)
-    return seconds, result["records"], result["peak"], result["cpu"]
+    if result["errors"]:
+        raise SystemExit(f"visage gave {result['errors']} error records of {result['records']}, the first {result['firstError']}")
+    return result["seconds"], result["records"], result["peak"], result["cpu"]
 
 
 _detector = None
