@@ -440,27 +440,33 @@ AVX2_INLINE void dw3x3_sweep(
 #undef LOAD
 }
 
-/// Stride 1: `count` interior outputs of one chunk, streamed by input column. Each column (its three
-/// rows loaded once) is the right column of the oldest open output, the middle one of the next and
-/// the left one of the newest, so three accumulators stay open and the nine weights stay in
-/// registers: fifteen of the sixteen YMM registers, where keeping the last columns of each row as
-/// a window (nine registers) left the weights to be reloaded at every output (with one YMM load
-/// per cycle, as on AMD's first EPYC cores, the loads and not the FMAs bounded the sweep). An
-/// output's sum runs bias, then its left, middle and right columns, each top to bottom.
+/// Stride 1: `count` outputs of one chunk, streamed by input column. Each column (its three rows
+/// loaded once) is the right column of the oldest open output, the middle one of the next and the
+/// left one of the newest, so three accumulators stay open and the nine weights stay in registers:
+/// fifteen of the sixteen YMM registers, where keeping the last columns of each row as a window
+/// (nine registers) left the weights to be reloaded at every output (with one YMM load per cycle, as
+/// on AMD's first EPYC cores, the loads and not the FMAs bounded the sweep). An output's sum runs
+/// bias, then its left, middle and right columns, each top to bottom. LEFT: the first output's left
+/// column is padding (`rows` then start at its middle column); RIGHT: the last output's right column
+/// is; a padding column adds nothing, so a row's edge outputs take the same sweep.
 AVX2_INLINE void dw3x3_columns(
-    const int MASKED, size_t count, const float *const *rows, size_t col, float *out, const float *wc, __m256i mask,
-    size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
+    const int MASKED, const int LEFT, const int RIGHT, size_t count, const float *const *rows, size_t col, float *out,
+    const float *wc, __m256i mask, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
     __m256 k[9];
     UNROLL for (size_t t = 0; t < 9; t++) k[t] = _mm256_loadu_ps(wc + 16 + 16 * t);
 #define LOAD(p) (MASKED ? _mm256_maskload_ps((p), mask) : _mm256_loadu_ps(p))
     const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2];
-    // Column 0 opens output 0; column 1 adds to it and opens output 1.
-    __m256 x0 = LOAD(r0), x1 = LOAD(r1), x2 = LOAD(r2);
-    __m256 older = _mm256_loadu_ps(wc);
-    older = _mm256_fmadd_ps(x0, k[0], older);
-    older = _mm256_fmadd_ps(x1, k[3], older);
-    older = _mm256_fmadd_ps(x2, k[6], older);
-    x0 = LOAD(r0 + col), x1 = LOAD(r1 + col), x2 = LOAD(r2 + col);
+    // The first column opens output 0 (unless it is padding); the next adds to it and opens output 1.
+    __m256 x0, x1, x2, older = _mm256_loadu_ps(wc);
+    size_t in = 0;
+    if (!LEFT) {
+        x0 = LOAD(r0), x1 = LOAD(r1), x2 = LOAD(r2);
+        older = _mm256_fmadd_ps(x0, k[0], older);
+        older = _mm256_fmadd_ps(x1, k[3], older);
+        older = _mm256_fmadd_ps(x2, k[6], older);
+        in = col;
+    }
+    x0 = LOAD(r0 + in), x1 = LOAD(r1 + in), x2 = LOAD(r2 + in);
     older = _mm256_fmadd_ps(x0, k[1], older);
     older = _mm256_fmadd_ps(x1, k[4], older);
     older = _mm256_fmadd_ps(x2, k[7], older);
@@ -468,7 +474,8 @@ AVX2_INLINE void dw3x3_columns(
     newer = _mm256_fmadd_ps(x0, k[0], newer);
     newer = _mm256_fmadd_ps(x1, k[3], newer);
     newer = _mm256_fmadd_ps(x2, k[6], newer);
-    for (size_t i = 0, in = 2 * col; i < count; i++, in += col, out += col) {
+    in += col;
+    for (size_t i = 0; i + RIGHT < count; i++, in += col, out += col) {
         x0 = LOAD(r0 + in), x1 = LOAD(r1 + in), x2 = LOAD(r2 + in);
         __m256 acc = _mm256_fmadd_ps(x0, k[2], older);
         acc = _mm256_fmadd_ps(x1, k[5], acc);
@@ -483,6 +490,12 @@ AVX2_INLINE void dw3x3_columns(
         if (MASKED) store_n(out, acc, n);
         else _mm256_storeu_ps(out, acc);
     }
+    if (RIGHT) {
+        // The last output's right column is padding: its sum is complete.
+        older = dw_epilogue(older, clamp, vmin, vmax, slopes);
+        if (MASKED) store_n(out, older, n);
+        else _mm256_storeu_ps(out, older);
+    }
 #undef LOAD
 }
 
@@ -493,7 +506,7 @@ AVX2_INLINE void dw3x3_chunk(
     const float *wc, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
     const __m256i mask = lane_mask(n);
     if (stride == 1) {
-        dw3x3_columns(MASKED, count, rows, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
+        dw3x3_columns(MASKED, 0, 0, count, rows, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
     } else if (stride == 2) {
         dw3x3_sweep(2, MASKED, count, rows, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
     } else {
@@ -532,6 +545,37 @@ AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
     size_t pad_left, const float *w, float *output, float min, float max, const float *slopes) {
     const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
     const int clamp = min > -INFINITY || max < INFINITY;
+    if (stride == 1 && pad_left == 1 && pixels == input_width && input_width >= 2) {
+        // SAME padding at stride 1: the edge outputs' padding columns add nothing, so every output
+        // of the row takes the column sweep, in blocks as below.
+        const size_t block = channels <= 8 ? pixels : VISAGE_DW_BLOCK_PIXELS;
+        for (size_t b = 0; b < pixels; b += block) {
+            const size_t count = pixels - b < block ? pixels - b : block, x = b > 0 ? b - 1 : 0;
+            const int left = b == 0, right = b + count == pixels;
+            for (size_t c = 0; c < channels; c += 8) {
+                const float *rc[3] = {rows[0] + x * channels + c, rows[1] + x * channels + c, rows[2] + x * channels + c};
+                const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;
+                const float *sc = slopes == NULL ? NULL : slopes + c;
+                float *out = output + b * channels + c;
+                const size_t n = channels - c < 8 ? channels - c : 8;
+                const __m256i mask = lane_mask(n);
+#define DW_COLUMNS(MASKED, LEFT, RIGHT) dw3x3_columns(MASKED, LEFT, RIGHT, count, rc, channels, out, wc, mask, n, clamp, vmin, vmax, sc)
+                if (n == 8) {
+                    if (left && right) DW_COLUMNS(0, 1, 1);
+                    else if (left) DW_COLUMNS(0, 1, 0);
+                    else if (right) DW_COLUMNS(0, 0, 1);
+                    else DW_COLUMNS(0, 0, 0);
+                } else {
+                    if (left && right) DW_COLUMNS(1, 1, 1);
+                    else if (left) DW_COLUMNS(1, 1, 0);
+                    else if (right) DW_COLUMNS(1, 0, 1);
+                    else DW_COLUMNS(1, 0, 0);
+                }
+#undef DW_COLUMNS
+            }
+        }
+        return;
+    }
     // Interior pixels [first, last): all three columns inside the row.
     size_t last = input_width + pad_left >= 3 ? (input_width + pad_left - 3) / stride + 1 : 0;
     if (last > pixels) last = pixels;
@@ -541,11 +585,11 @@ AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
         dw3x3_edge_pixel(p, channels, rows, input_width, stride, pad_left, w, output + p * channels, clamp, vmin, vmax, slopes);
     for (size_t p = last; p < pixels; p++)
         dw3x3_edge_pixel(p, channels, rows, input_width, stride, pad_left, w, output + p * channels, clamp, vmin, vmax, slopes);
-    // Rows of more than one chunk go in blocks of outputs (VISAGE_DW_BLOCK_FLOATS input floats per
-    // row), each block's chunks one after another, so its input stays in L1 from the first chunk
-    // to the last: a whole row's sweep per chunk (full range's 96 × 32 rows: three input rows and
-    // the output, 48 KB) left each chunk to read the rows from L2 again.
-    const size_t block = channels <= 8 ? last - first : VISAGE_DW_BLOCK_FLOATS / (channels * stride) + 1;
+    // Rows of more than one chunk go in blocks of VISAGE_DW_BLOCK_PIXELS outputs, each block's
+    // chunks one after another, so the cache lines a chunk's sweep touches (three input rows and the
+    // output, a line per pixel) are still in L1 when the next chunk reads their other half: a whole
+    // row's sweep per chunk (full range's 96 × 32 rows, 24 KB of lines) read the rows from L2 again.
+    const size_t block = channels <= 8 ? last - first : VISAGE_DW_BLOCK_PIXELS / stride;
     for (size_t b = first; b < last; b += block) {
         const size_t count = last - b < block ? last - b : block, x = b * stride - pad_left;
         for (size_t c = 0; c < channels; c += 8) {

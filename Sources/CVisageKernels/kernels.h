@@ -13,6 +13,12 @@
 /// input rows stay in L1 across its chunks).
 #define VISAGE_DW_BLOCK_FLOATS 512
 
+/// Outputs per block of the AVX2 3×3 depthwise row kernel (÷ the stride), whatever the channels: a
+/// chunk's sweep over a block touches about a cache line per pixel and row, 8 KB for 32 pixels, so
+/// the next chunk finds them in L1. Sizing blocks by floats instead cut many-channel rows (6 × 384,
+/// 12 × 192) into blocks of 2–3 outputs, each reloading the chunk's 9 weights and 2 columns.
+#define VISAGE_DW_BLOCK_PIXELS 32
+
 /// Implicit-GEMM convolution tile: `mr` (≤ the kernel's MR) pixels × `nc` (≤ 16) channels.
 /// `a` holds `ks × MR` input pointers, tap-major (a[t * MR + i] is pixel i's tap t, `kc`
 /// channels); rows i ≥ mr repeat a valid pixel and are computed but not stored. `w` is one

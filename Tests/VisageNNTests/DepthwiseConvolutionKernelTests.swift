@@ -31,13 +31,18 @@ struct DepthwiseConvolutionKernelTests {
         Case(shape: channelwiseShape(2, 2, channels: 5, output: (4, 4), pad: 2)),
         Case(shape: channelwiseShape(8, 11, channels: 21, output: (3, 4), stride: 3, pad: 1), epilogue: .prelu),
         // Rows long enough that the 3×3 row kernels sweep them in several blocks of outputs
-        // (VISAGE_DW_BLOCK_FLOATS input floats), each block's chunks before the next block, with a
-        // short last block: stride 1, 2 and 3, 8-lane and 16-lane tails.
+        // (AVX2: VISAGE_DW_BLOCK_PIXELS outputs ÷ the stride; AVX-512: VISAGE_DW_BLOCK_FLOATS input
+        // floats), each block's chunks before the next block, with a short last block: stride 1, 2
+        // and 3, 8-lane and 16-lane tails; at stride 1 with SAME padding, last blocks of one output
+        // (33 and 65 pixels: its right column is padding) and many-channel rows of a few pixels.
         Case(shape: channelwiseShape(3, 50, channels: 24, output: (3, 50), pad: 1), epilogue: .prelu),
         Case(shape: channelwiseShape(3, 61, channels: 33, output: (3, 61), pad: 1), epilogue: .clampAndPrelu),
         Case(shape: channelwiseShape(5, 83, channels: 20, output: (2, 41), stride: 2), epilogue: .relu6),
         Case(shape: channelwiseShape(4, 70, channels: 40, output: (2, 35), stride: 2, pad: 1)),
         Case(shape: channelwiseShape(3, 64, channels: 19, output: (1, 22), stride: 3, pad: 1), epilogue: .prelu),
+        Case(shape: channelwiseShape(3, 33, channels: 16, output: (3, 33), pad: 1), epilogue: .relu6),
+        Case(shape: channelwiseShape(2, 65, channels: 12, output: (2, 65), pad: 1), epilogue: .prelu),
+        Case(shape: channelwiseShape(4, 6, channels: 389, output: (4, 6), pad: 1), epilogue: .clampAndPrelu),
     ]
 
     @Test(arguments: cases, KernelISA.available)
@@ -48,7 +53,7 @@ struct DepthwiseConvolutionKernelTests {
     /// The 3×3 row kernels on every channel count from 1 to 40 (full vectors, masked tails, both
     /// at once): rows wider than the 4-pixel tiles with a remainder, strides 1 and 2, padding
     /// on both sides or only on the right (SAME with an even input), 1-pixel rows and columns,
-    /// and rows whose every window leaves the input.
+    /// 2-pixel rows (both edge outputs in one sweep), and rows whose every window leaves the input.
     @Test(arguments: KernelISA.available)
     func threeByThreeOnEveryChannelCount(isa: KernelISA) {
         let epilogues: [ConvolutionKernelTests.Epilogue] = [.none, .relu6, .prelu, .clampAndPrelu]
@@ -61,6 +66,7 @@ struct DepthwiseConvolutionKernelTests {
                 channelwiseShape(1, 1, channels: channels, output: (1, 1), pad: 1),
                 channelwiseShape(6, 1, channels: channels, output: (3, 1), stride: 2, pad: 1),
                 channelwiseShape(1, 9, channels: channels, output: (1, 9), pad: 1),
+                channelwiseShape(3, 2, channels: channels, output: (3, 2), pad: 1),
                 channelwiseShape(2, 3, channels: channels, output: (5, 6), pad: 3),
             ]
             for (index, shape) in shapes.enumerated() {
