@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import Visage
 import VisageImage
@@ -18,5 +19,97 @@ struct IndependentWorkTests {
         #expect(serial.1.allSatisfy { $0.analysis != nil })
         #expect(concurrent.0 == serial.0)
         #expect(concurrent.1 == serial.1)
+    }
+
+    /// Two rounds with fillers, as accurate mode runs its windows, checks and turned views: every job
+    /// runs once, follow-ups see the plan made from every first-round result, and the results come back
+    /// in the serial order, whatever the pieces' lengths.
+    @Test(arguments: [(1, 0, 0), (2, 0, 0), (3, 2, 0), (8, 1, 3), (8, 0, 3), (5, 4, 1), (1, 3, 5)])
+    func twoRoundsGiveTheSerialResult(count: Int, followUps: Int, fillers: Int) throws {
+        let runs = Counter()
+        func run() throws -> (pieces: [Int], plan: Int, followUps: [Int], fillers: [Int]) {
+            try IndependentWork.map(count, { index throws(FaceDetectionError) in
+                runs.add()
+                Self.spin(microseconds: (count - index) * 200)  // the first pieces last longest
+                return index * 10
+            }, then: { (pieces: [Int]) throws(FaceDetectionError) -> (plan: Int, followUps: Int) in
+                (pieces.reduce(0, +), followUps)
+            }, { (plan: Int, index: Int) throws(FaceDetectionError) -> Int in
+                runs.add()
+                Self.spin(microseconds: 300)
+                return plan + index
+            }, alongside: fillers, { index throws(FaceDetectionError) in
+                runs.add()
+                Self.spin(microseconds: 100)
+                return -index
+            })
+        }
+        let serial = try IndependentWork.$runsSerially.withValue(true) { try run() }
+        #expect(runs.take() == count + followUps + fillers)
+        let sum = (0 ..< count).reduce(0) { $0 + $1 * 10 }
+        #expect(serial.pieces == (0 ..< count).map { $0 * 10 })
+        #expect(serial.plan == sum)
+        #expect(serial.followUps == (0 ..< followUps).map { sum + $0 })
+        #expect(serial.fillers == (0 ..< fillers).map { -$0 })
+        for _ in 0 ..< 20 {
+            let concurrent = try run()
+            #expect(runs.take() == count + followUps + fillers)
+            #expect(concurrent.pieces == serial.pieces)
+            #expect(concurrent.plan == serial.plan)
+            #expect(concurrent.followUps == serial.followUps)
+            #expect(concurrent.fillers == serial.fillers)
+        }
+    }
+
+    /// The error thrown is the serial run's: the first failing piece's, else the plan's, else the first
+    /// failing follow-up's, else the first failing filler's.
+    @Test func twoRoundsThrowTheSerialError() {
+        func failure(_ name: String) -> FaceDetectionError { .landmarks(reason: name) }
+        func run(pieces: Set<Int> = [], plan failsPlan: Bool = false, followUps: Set<Int> = [], fillers: Set<Int> = []) -> FaceDetectionError? {
+            do {
+                _ = try IndependentWork.map(4, { index throws(FaceDetectionError) in
+                    Self.spin(microseconds: (4 - index) * 200)
+                    if pieces.contains(index) { throw failure("piece \(index)") }
+                    return index
+                }, then: { (values: [Int]) throws(FaceDetectionError) -> (plan: Int, followUps: Int) in
+                    if failsPlan { throw failure("plan") }
+                    return (values.count, 3)
+                }, { (_: Int, index: Int) throws(FaceDetectionError) -> Int in
+                    if followUps.contains(index) { throw failure("follow-up \(index)") }
+                    return index
+                }, alongside: 3, { index throws(FaceDetectionError) in
+                    if fillers.contains(index) { throw failure("filler \(index)") }
+                    return index
+                })
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let cases: [(FaceDetectionError?, () -> FaceDetectionError?)] = [
+            (nil, { run() }),
+            (failure("piece 1"), { run(pieces: [3, 1], plan: true, followUps: [0], fillers: [0]) }),
+            (failure("plan"), { run(plan: true, followUps: [0], fillers: [0]) }),
+            (failure("follow-up 1"), { run(followUps: [2, 1], fillers: [0]) }),
+            (failure("filler 2"), { run(fillers: [2]) }),
+        ]
+        for (expected, body) in cases {
+            let serial = IndependentWork.$runsSerially.withValue(true) { body() }
+            #expect(serial == expected)
+            for _ in 0 ..< 10 { #expect(body() == expected) }
+        }
+    }
+
+    /// Jobs run, counted from any thread.
+    private final class Counter: Sendable {
+        private let count = Atomic<Int>(0)
+        func add() { _ = count.add(1, ordering: .relaxed) }
+        func take() -> Int { count.exchange(0, ordering: .relaxed) }
+    }
+
+    /// Busy work of about `microseconds`, so pieces overlap and finish out of order.
+    private static func spin(microseconds: Int) {
+        let end = ContinuousClock.now + .microseconds(microseconds)
+        while ContinuousClock.now < end {}
     }
 }

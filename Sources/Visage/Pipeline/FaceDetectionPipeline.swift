@@ -72,6 +72,9 @@ package enum FaceDetectionPipeline {
         var detections: [Detection]
         // Accurate mode's short-range letterbox faces: fast mode's, which it must report too (``FastFaceCoverage``).
         var fastFaces: [Detection]?
+        let turns = rotations ? QuarterTurn.allCases.filter { $0 != .none } : []
+        // The turned views' faces, in `turns`' order.
+        let turned: [[Detection]]
         switch mode {
         case .fast:
             let runner = try DetectorRunner.shared(.shortRange)
@@ -79,23 +82,20 @@ package enum FaceDetectionPipeline {
             detections = try runner.detect(
                 in: image, orientation: orientation, window: .letterbox(width: upright.width, height: upright.height),
                 stageEnded: stageEnded)
+            // The turned views are independent passes, run side by side, kept in this order.
+            turned = try IndependentWork.map(turns.count) { index throws(FaceDetectionError) in
+                try turnedView(turns[index], of: image, orientation: orientation, runner: runner)
+            }
         case .accurate:
-            (detections, fastFaces) = try accurateDetections(
-                in: image, orientation: orientation, width: upright.width, height: upright.height, minFaceSize: minFaceSize)
+            // The turned views run beside accurate mode's own passes (``accurateDetections(in:orientation:width:height:minFaceSize:turns:)``).
+            (detections, fastFaces, turned) = try accurateDetections(
+                in: image, orientation: orientation, width: upright.width, height: upright.height, minFaceSize: minFaceSize,
+                turns: turns)
             stageEnded("detector passes")
         }
         if rotations {
-            let runner = try DetectorRunner.shared(.shortRange)
-            let turns = QuarterTurn.allCases.filter { $0 != .none }
-            // The turned views are independent passes, run side by side, kept in this order.
-            let found = try IndependentWork.map(turns.count) { index throws(FaceDetectionError) in
-                let view = turns[index].viewOrientation(of: orientation)
-                let size = view.uprightSize(rawWidth: image.width, rawHeight: image.height)
-                return try runner.detect(in: image, orientation: view, window: .letterbox(width: size.width, height: size.height))
-                    .map(turns[index].uprightDetection)
-            }
             var passes: [(turn: QuarterTurn, detections: [Detection])] = [(.none, detections)]
-            for (turn, views) in zip(turns, found) {
+            for (turn, views) in zip(turns, turned) {
                 passes.append((turn, views.filter { $0.score >= turnedViewScoreThreshold }))
             }
             detections = QuarterTurn.mostConfident(passes, threshold: DetectorVariant.suppressionThreshold)
@@ -113,50 +113,71 @@ package enum FaceDetectionPipeline {
         return faces
     }
 
+    /// The short-range letterbox pass on the picture turned by `turn`, mapped back to the upright picture.
+    private static func turnedView(
+        _ turn: QuarterTurn, of image: Image, orientation: ImageOrientation, runner: DetectorRunner
+    ) throws(FaceDetectionError) -> [Detection] {
+        let view = turn.viewOrientation(of: orientation)
+        let size = view.uprightSize(rawWidth: image.width, rawHeight: image.height)
+        return try runner.detect(in: image, orientation: view, window: .letterbox(width: size.width, height: size.height))
+            .map(turn.uprightDetection)
+    }
+
     /// Accurate mode's passes: the full-range model on the letterbox and the ``TilePlan`` tiles, the
     /// short-range model on the letterbox and the ``ShortRangePyramid``'s windows. The short-range
     /// letterbox's faces are kept as they are (so every face fast mode finds is kept), and so are the
     /// full-range letterbox's that score at least ``CrossCheck/fullRangeAloneScore``. A face found
     /// only in tiles or pyramid windows (a tile's faces that touch one of its inner edges are dropped
     /// first: that face is cut, and lies whole in a neighbouring window or a coarser level), or by the
-    /// full-range letterbox with a lower score, is kept when the other model agrees (``CrossCheck``). Everything kept is merged by weighted NMS across the scales. Passes that
-    /// share nothing run side by side on the cores (``IndependentWork``), so the result is the serial one.
-    /// The short-range letterbox's faces (fast mode's) are returned beside the merged ones.
+    /// full-range letterbox with a lower score, is kept when the other model agrees (``CrossCheck``). Everything kept is merged by weighted NMS across the scales.
+    /// The short-range letterbox's faces (fast mode's) are returned beside the merged ones, and so are the
+    /// faces of the short-range letterbox on the picture turned by each of `turns` (``turnedView(_:of:orientation:runner:)``).
+    ///
+    /// Passes that share nothing run side by side on the cores (``IndependentWork``), so the result is the
+    /// serial one: the windows, then the checks of the faces they leave unconfirmed as soon as the last
+    /// window is done, with the turned views beside both, so no core waits for the slowest window.
     static func accurateDetections(
-        in image: Image, orientation: ImageOrientation, width: Int, height: Int, minFaceSize: Double
-    ) throws(FaceDetectionError) -> (faces: [Detection], shortRangeLetterbox: [Detection]) {
+        in image: Image, orientation: ImageOrientation, width: Int, height: Int, minFaceSize: Double, turns: [QuarterTurn] = []
+    ) throws(FaceDetectionError) -> (faces: [Detection], shortRangeLetterbox: [Detection], turned: [[Detection]]) {
         let fullRange = try DetectorRunner.shared(.fullRange), shortRange = try DetectorRunner.shared(.shortRange)
         let tiles = TilePlan(imageWidth: width, imageHeight: height, minFaceSize: minFaceSize).windows
         let pyramid = ShortRangePyramid(imageWidth: width, imageHeight: height, minFaceSize: minFaceSize).windows
-        // tiles[0] is the letterbox.
+        // tiles[0] is the letterbox. The full-range windows, the costlier, go first.
         let jobs = tiles.map { (runner: fullRange, window: $0) } + ([tiles[0]] + pyramid).map { (runner: shortRange, window: $0) }
-        let passes = try IndependentWork.map(jobs.count) { index throws(FaceDetectionError) in
+        typealias Check = (candidate: Detection, verifier: DetectorRunner)
+        // What the windows leave: the faces kept so far, and those one model alone found, to be checked by the other.
+        typealias Plan = (kept: [Detection], unconfirmed: [Check])
+        let (passes, plan, confirmations, turned) = try IndependentWork.map(jobs.count, { index throws(FaceDetectionError) in
             try jobs[index].runner.detect(in: image, orientation: orientation, window: jobs[index].window)
-        }
-        let (trusted, doubtful) = CrossCheck.letterboxFaces(passes[0])
-        let primary = trusted + passes[tiles.count]
-        func candidates(_ range: Range<Int>, plus: [Detection] = []) -> [Detection] {
-            let whole = range.flatMap { index in passes[index].filter { !jobs[index].window.cuts($0) } }
-            return weightedNonMaxSuppression(plus + whole, threshold: DetectorVariant.suppressionThreshold)
-        }
-        let fullCandidates = candidates(1 ..< tiles.count, plus: doubtful)
-        let shortCandidates = candidates(tiles.count + 1 ..< jobs.count)
-        var kept = primary
-        var unconfirmed: [(candidate: Detection, verifier: DetectorRunner)] = []
-        for (found, others, verifier) in [(fullCandidates, shortCandidates, shortRange), (shortCandidates, fullCandidates, fullRange)] {
-            for (candidate, agrees) in zip(found, CrossCheck.agreeing(found, with: primary + others)) {
-                if agrees { kept.append(candidate) } else { unconfirmed.append((candidate, verifier)) }
+        }, then: { (passes: [[Detection]]) throws(FaceDetectionError) -> (plan: Plan, followUps: Int) in
+            let (trusted, doubtful) = CrossCheck.letterboxFaces(passes[0])
+            let primary = trusted + passes[tiles.count]
+            func candidates(_ range: Range<Int>, plus: [Detection] = []) -> [Detection] {
+                let whole = range.flatMap { index in passes[index].filter { !jobs[index].window.cuts($0) } }
+                return weightedNonMaxSuppression(plus + whole, threshold: DetectorVariant.suppressionThreshold)
             }
-        }
-        let confirmations = try IndependentWork.map(unconfirmed.count) { index throws(FaceDetectionError) in
-            let (candidate, verifier) = unconfirmed[index]
+            let fullCandidates = candidates(1 ..< tiles.count, plus: doubtful)
+            let shortCandidates = candidates(tiles.count + 1 ..< jobs.count)
+            var kept = primary
+            var unconfirmed: [Check] = []
+            for (found, others, verifier) in [(fullCandidates, shortCandidates, shortRange), (shortCandidates, fullCandidates, fullRange)] {
+                for (candidate, agrees) in zip(found, CrossCheck.agreeing(found, with: primary + others)) {
+                    if agrees { kept.append(candidate) } else { unconfirmed.append((candidate, verifier)) }
+                }
+            }
+            return ((kept, unconfirmed), unconfirmed.count)
+        }, { (plan: Plan, index: Int) throws(FaceDetectionError) -> Detection? in
+            let (candidate, verifier) = plan.unconfirmed[index]
             let window = CrossCheck.verificationWindow(for: candidate, imageWidth: width, imageHeight: height)
             let found = try verifier.detect(in: image, orientation: orientation, window: window)
             return CrossCheck.confirmation(of: candidate, in: found, by: verifier.variant)
-        }
-        for (check, confirmation) in zip(unconfirmed, confirmations) {
+        }, alongside: turns.count, { index throws(FaceDetectionError) in
+            try turnedView(turns[index], of: image, orientation: orientation, runner: shortRange)
+        })
+        var kept = plan.kept
+        for (check, confirmation) in zip(plan.unconfirmed, confirmations) {
             if let confirmation { kept += [check.candidate, confirmation] }
         }
-        return (weightedNonMaxSuppression(kept, threshold: DetectorVariant.suppressionThreshold), passes[tiles.count])
+        return (weightedNonMaxSuppression(kept, threshold: DetectorVariant.suppressionThreshold), passes[tiles.count], turned)
     }
 }

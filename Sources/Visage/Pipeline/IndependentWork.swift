@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Pieces of one image's work that share nothing (accurate mode's windows and turned views, the mesh
 /// stage's faces), run side by side on the cores.
@@ -10,8 +11,12 @@ package enum IndependentWork {
     /// Runs every piece on the calling thread, in order: the serial reference the tests compare with.
     @TaskLocal package static var runsSerially = false
 
+    /// Threads a run of pieces takes at most: the CPUs this process may run on (`taskset` counts).
+    /// Read once: Foundation reads the cgroup files on every call.
+    static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
     /// `piece(0)` … `piece(count - 1)`, concurrently when there are several.
-    static func map<T>(_ count: Int, _ piece: (Int) throws(FaceDetectionError) -> T) throws(FaceDetectionError) -> [T] {
+    package static func map<T>(_ count: Int, _ piece: (Int) throws(FaceDetectionError) -> T) throws(FaceDetectionError) -> [T] {
         guard count > 1, !runsSerially else { return try (0 ..< count).map { index throws(FaceDetectionError) in try piece(index) } }
         let slots = UnsafeMutableBufferPointer<Result<T, FaceDetectionError>?>.allocate(capacity: count)
         slots.initialize(repeating: nil)
@@ -27,15 +32,156 @@ package enum IndependentWork {
                 slots[index] = Result { () throws(FaceDetectionError) in try piece(index) }
             }
         }
-        var results: [T] = []
-        results.reserveCapacity(count)
-        for slot in slots {
-            switch slot! {
-            case .success(let value): results.append(value)
-            case .failure(let error): throw error
+        return try slots.map { slot throws(FaceDetectionError) in try slot!.get() }
+    }
+
+    /// Two rounds of pieces without a pause between them: `piece(0)` … `piece(count - 1)`; then, as
+    /// soon as all of them are done, `plan` of their results, which says how many follow-up pieces they
+    /// need, and `followUp(plan, 0)` …; and beside both, `filler(0)` … `filler(fillers - 1)`, pieces
+    /// that need nothing from the others (accurate mode's windows, then the checks of the faces only
+    /// some windows found, and the turned views beside them).
+    ///
+    /// Threads that would wait for the last piece of the first round, or sit idle while the follow-ups
+    /// run, take fillers instead: follow-ups join the queue ahead of the fillers not yet started. The
+    /// result is the serial one (pieces, plan, follow-ups, then fillers, in that order), and so is the
+    /// error thrown: the first by that order.
+    package static func map<T, Plan, U, F>(
+        _ count: Int, _ piece: (Int) throws(FaceDetectionError) -> T,
+        then plan: ([T]) throws(FaceDetectionError) -> (plan: Plan, followUps: Int),
+        _ followUp: (Plan, Int) throws(FaceDetectionError) -> U,
+        alongside fillers: Int, _ filler: (Int) throws(FaceDetectionError) -> F
+    ) throws(FaceDetectionError) -> (pieces: [T], plan: Plan, followUps: [U], fillers: [F]) {
+        let threads = min(cores, count + fillers)
+        guard threads > 1, count > 0, !runsSerially else {
+            let pieces = try (0 ..< count).map { index throws(FaceDetectionError) in try piece(index) }
+            let (planned, followUps) = try plan(pieces)
+            let followed = try (0 ..< followUps).map { index throws(FaceDetectionError) in try followUp(planned, index) }
+            return (pieces, planned, followed, try (0 ..< fillers).map { index throws(FaceDetectionError) in try filler(index) })
+        }
+        let queue = RoundQueue<T, Plan, U, F>(count: count, fillers: fillers)
+        withoutActuallyEscaping(piece) { piece in
+            withoutActuallyEscaping(plan) { plan in
+                withoutActuallyEscaping(followUp) { followUp in
+                    withoutActuallyEscaping(filler) { filler in
+                        // concurrentPerform returns when every worker has left the queue, which is
+                        // when every job is done; each job writes only its own slot.
+                        let shared = Unchecked((piece, plan, followUp, filler))
+                        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                            let (piece, plan, followUp, filler) = shared.value
+                            while let job = queue.next() {
+                                switch job {
+                                case .piece(let index):
+                                    let result = Result { () throws(FaceDetectionError) in try piece(index) }
+                                    if let pieces = queue.finished(piece: index, result) {
+                                        // The last of the first round: plan the second here, then queue it.
+                                        queue.planned(Result { () throws(FaceDetectionError) in try plan(pieces) })
+                                    }
+                                case .followUp(let index):
+                                    let planned = queue.plan!
+                                    queue.finished(followUp: index, Result { () throws(FaceDetectionError) in try followUp(planned, index) })
+                                case .filler(let index):
+                                    queue.finished(filler: index, Result { () throws(FaceDetectionError) in try filler(index) })
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
-        return results
+        return try queue.results()
+    }
+}
+
+/// The shared state of ``IndependentWork/map(_:_:then:_:alongside:_:)``: the jobs not yet started and
+/// every job's result, guarded by one condition lock (taken once per job, which lasts milliseconds).
+private final class RoundQueue<T, Plan, U, F>: @unchecked Sendable {
+    enum Job { case piece(Int), followUp(Int), filler(Int) }
+
+    private let condition = NSCondition()
+    private var jobs: [Job]
+    private var nextJob = 0
+    /// First-round pieces not yet finished (at least one to begin with); the second round is known
+    /// once this is 0 and the plan is in.
+    private var unfinishedPieces: Int
+    private var secondRoundKnown = false
+    private var pieces: [Result<T, FaceDetectionError>?]
+    private var planResult: Result<(plan: Plan, followUps: Int), FaceDetectionError>?
+    private var followUps: [Result<U, FaceDetectionError>?] = []
+    private var fillers: [Result<F, FaceDetectionError>?]
+    /// Written once, before any follow-up is queued; read only by follow-ups.
+    private(set) var plan: Plan?
+
+    init(count: Int, fillers: Int) {
+        jobs = (0 ..< count).map { .piece($0) } + (0 ..< fillers).map { .filler($0) }
+        unfinishedPieces = count
+        pieces = Array(repeating: nil, count: count)
+        self.fillers = Array(repeating: nil, count: fillers)
+    }
+
+    /// The next job, waiting while there is none yet but the second round may still bring some; nil
+    /// when every job has been handed out.
+    func next() -> Job? {
+        condition.lock()
+        defer { condition.unlock() }
+        while nextJob == jobs.count, !secondRoundKnown { condition.wait() }
+        guard nextJob < jobs.count else { return nil }
+        nextJob += 1
+        return jobs[nextJob - 1]
+    }
+
+    /// Stores a first-round result; returns every result when it was the last one and all succeeded
+    /// (the caller then plans the second round), and ends the first round without one otherwise.
+    func finished(piece index: Int, _ result: Result<T, FaceDetectionError>) -> [T]? {
+        condition.lock()
+        defer { condition.unlock() }
+        pieces[index] = result
+        unfinishedPieces -= 1
+        guard unfinishedPieces == 0 else { return nil }
+        var values: [T] = []
+        for case let piece? in pieces {
+            guard case .success(let value) = piece else {
+                // The serial run throws this error before any plan: no second round.
+                secondRoundKnown = true
+                condition.broadcast()
+                return nil
+            }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Queues the second round ahead of the fillers not yet started.
+    func planned(_ result: Result<(plan: Plan, followUps: Int), FaceDetectionError>) {
+        condition.lock()
+        defer { condition.unlock() }
+        planResult = result
+        if case .success(let planned) = result {
+            plan = planned.plan
+            followUps = Array(repeating: nil, count: planned.followUps)
+            jobs.insert(contentsOf: (0 ..< planned.followUps).map { .followUp($0) }, at: nextJob)
+        }
+        secondRoundKnown = true
+        condition.broadcast()
+    }
+
+    func finished(followUp index: Int, _ result: Result<U, FaceDetectionError>) {
+        condition.lock()
+        followUps[index] = result
+        condition.unlock()
+    }
+
+    func finished(filler index: Int, _ result: Result<F, FaceDetectionError>) {
+        condition.lock()
+        fillers[index] = result
+        condition.unlock()
+    }
+
+    /// Every result in the serial order, or the first error by that order. Called after every job is done.
+    func results() throws(FaceDetectionError) -> (pieces: [T], plan: Plan, followUps: [U], fillers: [F]) {
+        let pieces = try self.pieces.map { slot throws(FaceDetectionError) in try slot!.get() }
+        let planned = try planResult!.get()
+        let followUps = try self.followUps.map { slot throws(FaceDetectionError) in try slot!.get() }
+        return (pieces, planned.plan, followUps, try fillers.map { slot throws(FaceDetectionError) in try slot!.get() })
     }
 }
 
