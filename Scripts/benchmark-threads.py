@@ -29,7 +29,9 @@
 
 Needs a quiet machine: the 2-core figures mean nothing while other work shares the cores (the script
 prints the load average with every round, and whether the two CPUs are SMT siblings of one core,
-which would bound what a second thread can give).
+which would bound what a second thread can give). It also checks, before the networks and before
+accurate mode, that two single-thread runs side by side each keep their speed: a VM's host may run
+its two vCPUs on one core for a while (no SMT siblings shown, no steal time), halving both.
 """
 import argparse
 import json
@@ -99,6 +101,27 @@ def topology():
     return f"CPUs {cpus}, thread siblings {siblings}: " + ("SMT siblings share a core" if shared else "one thread per core (as the hypervisor presents them)")
 
 
+def independence(binary, runs=20):
+    """Whether the two CPUs compute side by side at full speed: one single-thread `visage benchmark` on
+    CPU 0 alone, then one each on CPUs 0 and 1 at once, compared by each run's least CPU time per network.
+    On this session's 2-vCPU VM the host sometimes ran the two vCPUs as one core (two independent
+    processes each at half speed, no steal time reported), and then no second thread can help."""
+    def run(cpu):
+        command = ["taskset", "-c", cpu, binary, "benchmark", "--json", "--threads", "1", "--runs", str(runs)]
+        return subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+
+    def fastest(process):
+        report = json.loads(process.communicate()[0])
+        return {r["model"]: r["fastestCPUMilliseconds"] for r in report["results"]}
+
+    alone = fastest(run("0"))
+    first, second = run("0"), run("1")
+    together = [fastest(first), fastest(second)]
+    slowdown = statistics.median(pair[model] / alone[model] for pair in together for model in alone)
+    verdict = "independent" if slowdown < 1.25 else "NOT independent: the host is sharing one core between them, 2-core figures will not show what a second core gives"
+    return f"two single-thread runs side by side took {slowdown:.2f}x the CPU time of one alone: the CPUs are {verdict}"
+
+
 class LiteRT:
     """One XNNPACK interpreter per model and thread count, reused across rounds."""
 
@@ -129,6 +152,7 @@ def visage(binary, threads, runs, kernels=None, statistic="median"):
 def networks(binary, rounds, runs, reference_isa, avx2_only, statistic):
     print(f"## networks: {rounds} rounds of {runs} runs each, interleaved, each run's {statistic} time ({load()})", flush=True)
     print(topology(), flush=True)
+    print(independence(binary), flush=True)
     print(force_isa(reference_isa), flush=True)
     litert = LiteRT(statistic)
     samples = {}  # (what, threads, model) -> [per-round median]
@@ -214,6 +238,7 @@ def main():
         image = os.path.join(folder, "collage-4000x3000.jpg")
         collage(image)
         print(f"## accurate mode with the mesh on a 4000×3000 JPEG, median of {args.runs} ({load()})", flush=True)
+        print(independence(binary), flush=True)
         one, one_json = accurate(binary, image, "0", args.runs)
         two, two_json = accurate(binary, image, "0,1", args.runs)
         identical = one_json == two_json
