@@ -113,22 +113,17 @@ def warmed_interpreter(model, threads, warmups=10):
     return interpreter
 
 
-def invoke_times(interpreter, runs):
-    """Milliseconds of each of `runs` invocations."""
+def invoke_times(interpreter, runs, clock=time.perf_counter_ns):
+    """Milliseconds of each of `runs` invocations, by `clock` (nanoseconds; wall time by default)."""
     times = []
     for _ in range(runs):
-        start = time.perf_counter_ns()
+        start = clock()
         interpreter.invoke()
-        times.append((time.perf_counter_ns() - start) / 1e6)
+        times.append((clock() - start) / 1e6)
     return times
 
 
 def invoke_cpu_times(interpreter, runs):
     """Milliseconds of the calling thread's CPU time in each of `runs` invocations: at 1 thread (where
     XNNPACK runs on the caller) the run's compute without the time other work took the core away."""
-    times = []
-    for _ in range(runs):
-        start = time.thread_time_ns()
-        interpreter.invoke()
-        times.append((time.thread_time_ns() - start) / 1e6)
-    return times
+    return invoke_times(interpreter, runs, clock=time.thread_time_ns)
