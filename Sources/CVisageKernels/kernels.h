@@ -8,9 +8,9 @@
 
 #include "CVisageKernels.h"
 
-/// Input floats per row that a 3×3 depthwise row kernel sweeps chunk by chunk before moving on
-/// (rows of more channels than one vector go in blocks of about this many, so a block's three
-/// input rows stay in L1 across its chunks).
+/// Input floats per row that the AVX-512 3×3 depthwise row kernel sweeps chunk by chunk before
+/// moving on (rows of more channels than one vector go in blocks of about this many, so a block's
+/// three input rows stay in L1 across its chunks); the AVX2 kernel blocks by VISAGE_DW_BLOCK_PIXELS.
 #define VISAGE_DW_BLOCK_FLOATS 512
 
 /// Outputs per block of the AVX2 3×3 depthwise row kernel (÷ the stride), whatever the channels: a
