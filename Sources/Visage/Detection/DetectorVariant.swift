@@ -1,17 +1,22 @@
 import VisageModels
 
-/// The two MediaPipe face detectors and the constants of their graphs (MediaPipe 0.10.21,
-/// `face_detection_short_range.pbtxt` / `face_detection_full_range.pbtxt`).
+/// MediaPipe's face detectors and the constants of their graphs (MediaPipe 0.10.21,
+/// `face_detection_short_range.pbtxt` / `face_detection_full_range.pbtxt`): the short-range model, and
+/// the full-range graph with either of its two models.
 package enum DetectorVariant: Sendable, Hashable, CaseIterable {
     /// 128×128 input, faces within about 2 m of a phone camera: fast mode.
     case shortRange
     /// 192×192 input, faces down to about 1/20 of the picture: accurate mode.
     case fullRange
+    /// The full-range graph with the sparse model, the one MediaPipe's Python `face_detection`
+    /// (`model_selection=1`) runs: the same input, anchors and thresholds as ``fullRange``, other weights,
+    /// so other faces. Accurate mode adds the faces it alone finds (``SparseAddition``).
+    case fullRangeSparse
 
     package var inputSize: Int {
         switch self {
         case .shortRange: 128
-        case .fullRange: 192
+        case .fullRange, .fullRangeSparse: 192
         }
     }
 
@@ -19,7 +24,7 @@ package enum DetectorVariant: Sendable, Hashable, CaseIterable {
         switch self {
         case .shortRange:
             SSDAnchorOptions(inputWidth: 128, inputHeight: 128, strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1)
-        case .fullRange:
+        case .fullRange, .fullRangeSparse:
             SSDAnchorOptions(inputWidth: 192, inputHeight: 192, strides: [4], interpolatedScaleAspectRatio: 0)
         }
     }
@@ -28,7 +33,7 @@ package enum DetectorVariant: Sendable, Hashable, CaseIterable {
     package var scoreThreshold: Float {
         switch self {
         case .shortRange: 0.5
-        case .fullRange: 0.6
+        case .fullRange, .fullRangeSparse: 0.6
         }
     }
 
@@ -39,6 +44,7 @@ package enum DetectorVariant: Sendable, Hashable, CaseIterable {
         switch self {
         case .shortRange: .faceDetectorShortRange
         case .fullRange: .faceDetectorFullRange
+        case .fullRangeSparse: .faceDetectorFullRangeSparse
         }
     }
 
@@ -46,7 +52,7 @@ package enum DetectorVariant: Sendable, Hashable, CaseIterable {
     package var decoder: DetectionDecoder {
         switch self {
         case .shortRange: Self.shortRangeDecoder
-        case .fullRange: Self.fullRangeDecoder
+        case .fullRange, .fullRangeSparse: Self.fullRangeDecoder
         }
     }
 

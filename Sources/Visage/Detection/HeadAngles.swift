@@ -42,7 +42,7 @@ package struct HeadAngles: Sendable, Hashable {
     package static func levelNoseHeight(for detector: DetectorVariant) -> Double {
         switch detector {
         case .shortRange: 0.467  // fast mode's keypoints, 325 faces (0.498: 13.7° RMS; 0.467: 13.3°)
-        case .fullRange: 0.498  // accurate mode's keypoints, 399 faces (refit 0.496, the same RMS: 6.4°)
+        case .fullRange, .fullRangeSparse: 0.498  // accurate mode's keypoints, 399 faces (refit 0.496, the same RMS: 6.4°)
         }
     }
     /// p: the nose tip's protrusion in front of the eyes and mouth over the eye-to-mouth height, in

@@ -24,11 +24,13 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
         switch variant {
         case .shortRange: try shortRange.get()
         case .fullRange: try fullRange.get()
+        case .fullRangeSparse: try fullRangeSparse.get()
         }
     }
 
     private static let shortRange = Result { () throws(FaceDetectionError) in try DetectorRunner(variant: .shortRange) }
     private static let fullRange = Result { () throws(FaceDetectionError) in try DetectorRunner(variant: .fullRange) }
+    private static let fullRangeSparse = Result { () throws(FaceDetectionError) in try DetectorRunner(variant: .fullRangeSparse) }
 
     /// Loads the bundled model of `variant` and checks its tensors are the ones the decoder expects.
     package init(variant: DetectorVariant) throws(FaceDetectionError) {

@@ -50,7 +50,9 @@ package enum FaceDetectionPipeline {
     /// faces `minFaceSize` × the picture's width wide (see ``TilePlan``), and the short-range model on
     /// the letterbox, so it finds every face fast mode finds, and on a pyramid of finer windows
     /// (``ShortRangePyramid``); faces only tiles or pyramid windows found must be confirmed by the other
-    /// model (``CrossCheck``), and everything is merged with weighted NMS (``accurateDetections(in:orientation:width:height:minFaceSize:)``).
+    /// model (``CrossCheck``), and everything is merged with weighted NMS (``accurateDetections(in:orientation:width:height:minFaceSize:turns:)``);
+    /// then the full-range graph's sparse model runs on the letterbox, and its faces that overlap none of
+    /// those are added (``SparseAddition``).
     ///
     /// With `rotations`, the short-range letterbox pass also runs on the picture turned by 90°, 180° and
     /// 270° (``QuarterTurn``), mapped back to the upright picture. In both modes the turned views run the
@@ -130,16 +132,20 @@ package enum FaceDetectionPipeline {
     /// only in tiles or pyramid windows (a tile's faces that touch one of its inner edges are dropped
     /// first: that face is cut, and lies whole in a neighbouring window or a coarser level), or by the
     /// full-range letterbox with a lower score, is kept when the other model agrees (``CrossCheck``). Everything kept is merged by weighted NMS across the scales.
+    /// The sparse full-range model's letterbox faces that overlap none of the merged ones are added after
+    /// them (``SparseAddition``).
     /// The short-range letterbox's faces (fast mode's) are returned beside the merged ones, and so are the
     /// faces of the short-range letterbox on the picture turned by each of `turns` (``turnedView(_:of:orientation:runner:)``).
     ///
     /// Passes that share nothing run side by side on the cores (``IndependentWork``), so the result is the
     /// serial one: the windows, then the checks of the faces they leave unconfirmed as soon as the last
-    /// window is done, with the turned views beside both, so no core waits for the slowest window.
+    /// window is done, with the sparse letterbox and the turned views beside both, so no core waits for
+    /// the slowest window.
     static func accurateDetections(
         in image: Image, orientation: ImageOrientation, width: Int, height: Int, minFaceSize: Double, turns: [QuarterTurn] = []
     ) throws(FaceDetectionError) -> (faces: [Detection], shortRangeLetterbox: [Detection], turned: [[Detection]]) {
         let fullRange = try DetectorRunner.shared(.fullRange), shortRange = try DetectorRunner.shared(.shortRange)
+        let sparse = try DetectorRunner.shared(.fullRangeSparse)
         let tiles = TilePlan(imageWidth: width, imageHeight: height, minFaceSize: minFaceSize).windows
         let pyramid = ShortRangePyramid(imageWidth: width, imageHeight: height, minFaceSize: minFaceSize).windows
         // tiles[0] is the letterbox. The full-range windows, the costlier, go first.
@@ -147,7 +153,7 @@ package enum FaceDetectionPipeline {
         typealias Check = (candidate: Detection, verifier: DetectorRunner)
         // What the windows leave: the faces kept so far, and those one model alone found, to be checked by the other.
         typealias Plan = (kept: [Detection], unconfirmed: [Check])
-        let (passes, plan, confirmations, turned) = try IndependentWork.map(jobs.count, { index throws(FaceDetectionError) in
+        let (passes, plan, confirmations, fillers) = try IndependentWork.map(jobs.count, { index throws(FaceDetectionError) in
             try jobs[index].runner.detect(in: image, orientation: orientation, window: jobs[index].window)
         }, then: { (passes: [[Detection]]) throws(FaceDetectionError) -> (plan: Plan, followUps: Int) in
             let (trusted, doubtful) = CrossCheck.letterboxFaces(passes[0])
@@ -171,13 +177,17 @@ package enum FaceDetectionPipeline {
             let window = CrossCheck.verificationWindow(for: candidate, imageWidth: width, imageHeight: height)
             let found = try verifier.detect(in: image, orientation: orientation, window: window)
             return CrossCheck.confirmation(of: candidate, in: found, by: verifier.variant)
-        }, alongside: turns.count, { index throws(FaceDetectionError) in
-            try turnedView(turns[index], of: image, orientation: orientation, runner: shortRange)
+        }, alongside: turns.count + 1, { index throws(FaceDetectionError) in
+            // The sparse full-range letterbox (``SparseAddition``), the costlier, then the turned views.
+            index == 0
+                ? try sparse.detect(in: image, orientation: orientation, window: tiles[0])
+                : try turnedView(turns[index - 1], of: image, orientation: orientation, runner: shortRange)
         })
         var kept = plan.kept
         for (check, confirmation) in zip(plan.unconfirmed, confirmations) {
             if let confirmation { kept += [check.candidate, confirmation] }
         }
-        return (weightedNonMaxSuppression(kept, threshold: DetectorVariant.suppressionThreshold), passes[tiles.count], turned)
+        let merged = weightedNonMaxSuppression(kept, threshold: DetectorVariant.suppressionThreshold)
+        return (merged + SparseAddition.added(fillers[0], to: merged), passes[tiles.count], Array(fillers.dropFirst()))
     }
 }

@@ -1,0 +1,65 @@
+import Testing
+import Visage
+import VisageImage
+
+/// Accurate mode adds the sparse full-range model's letterbox faces where it found none (``SparseAddition``).
+@Suite struct SparseAdditionTests {
+    static func detection(_ x: Float, _ y: Float, _ side: Float, score: Float) -> Detection {
+        Detection(xMin: x, yMin: y, width: side, height: side, keypoints: [SIMD2(x, y), SIMD2(x + side, y)], score: score)
+    }
+
+    /// A sparse face overlapping one of accurate mode's by more than 0.3 is not added, even when it scores
+    /// higher; one overlapping by 0.3 or less is, as it is.
+    @Test func onlyFacesOverlappingNoneAreAdded() throws {
+        let accurate = Self.detection(0.2, 0.2, 0.3, score: 0.7)
+        let same = Self.detection(0.25, 0.22, 0.3, score: 0.95)
+        let beside = Self.detection(0.38, 0.2, 0.3, score: 0.8)
+        let apart = Self.detection(0.7, 0.6, 0.2, score: 0.65)
+        #expect(same.intersectionOverUnion(accurate) > SparseAddition.sameFace)
+        #expect(beside.intersectionOverUnion(accurate) > 0 && beside.intersectionOverUnion(accurate) <= SparseAddition.sameFace)
+        #expect(SparseAddition.added([same, beside, apart], to: [accurate]) == [beside, apart])
+        #expect(SparseAddition.added([same], to: []) == [same])
+        #expect(SparseAddition.added([], to: [accurate]).isEmpty)
+    }
+
+    /// Faces below the sparse graph's 0.6 are never added, whatever they overlap.
+    @Test func faceBelowTheScoreIsNotAdded() {
+        #expect(SparseAddition.minimumScore == DetectorVariant.fullRangeSparse.scoreThreshold)
+        let weak = Self.detection(0.1, 0.1, 0.2, score: SparseAddition.minimumScore.nextDown)
+        let enough = Self.detection(0.6, 0.1, 0.2, score: SparseAddition.minimumScore)
+        #expect(SparseAddition.added([weak, enough], to: []) == [enough])
+    }
+
+    /// The sparse model is the full-range graph with other weights: same input, anchors and threshold.
+    @Test func theSparseVariantIsTheFullRangeGraph() {
+        let (sparse, dense) = (DetectorVariant.fullRangeSparse, DetectorVariant.fullRange)
+        #expect(sparse.inputSize == dense.inputSize && sparse.scoreThreshold == dense.scoreThreshold)
+        #expect(sparse.anchorOptions.anchors() == dense.anchorOptions.anchors())
+        #expect(sparse.bundledModel == .faceDetectorFullRangeSparse && dense.bundledModel == .faceDetectorFullRange)
+    }
+
+    /// In accurate mode, every face the sparse model finds on the letterbox is reported (added, or
+    /// already there), fast mode's faces are all kept at IoU ≥ 0.5, and the concurrent run gives the
+    /// serial one. small-face.jpg's face, which fast mode misses, is found by the sparse model too.
+    @Test(arguments: ["one-face.jpg", "two-faces.png", "small-face.jpg", "no-face.png"])
+    func accurateModeReportsTheSparseFaces(name: String) throws {
+        let image = try Image(contentsOf: DetectorFixtures.url(name))
+        let photo = DetectorFixtures.photo(name)
+        let window = DetectionWindow.letterbox(width: photo.width, height: photo.height)
+        let sparse = try DetectorRunner.shared(.fullRangeSparse).detect(in: image, orientation: image.orientation, window: window)
+        #expect(sparse.count == photo.fullRange.solution.count, "MediaPipe's sparse full range finds \(photo.fullRange.solution.count)")
+        let accurate = try IndependentWork.$runsSerially.withValue(true) {
+            try FaceDetectionPipeline.detect(in: image, mode: .accurate, minFaceSize: 0.1)
+        }
+        #expect(try FaceDetectionPipeline.detect(in: image, mode: .accurate, minFaceSize: 0.1) == accurate)
+        for face in sparse where face.score >= SparseAddition.minimumScore {
+            let best = accurate.map { $0.detection.intersectionOverUnion(face) }.max() ?? 0
+            #expect(best > SparseAddition.sameFace, "\(name): sparse face \(face) best IoU \(best)")
+        }
+        let fast = try FaceDetectionPipeline.detect(in: image, mode: .fast)
+        for face in fast {
+            let best = accurate.map { $0.detection.intersectionOverUnion(face.detection) }.max() ?? 0
+            #expect(best >= 0.5, "\(name): fast face \(face.detection) best IoU \(best)")
+        }
+    }
+}
