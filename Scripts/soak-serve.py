@@ -74,7 +74,7 @@ class Load:
 
 
 # RefusalLog logs the first 503 of a quiet second as an "answered" line and the ones after it as one
-# "refused" line with their count when the second ends; a count can come up to two windows late.
+# "refused" line per route with their count when the second ends; a count can come up to two windows late.
 REFUSAL_FLUSH_SECONDS = 2.5
 
 
@@ -84,7 +84,7 @@ def logged_answers(log):
     for line in log.splitlines():
         if line.endswith("answered") and "route=/v1/faces" in line:
             answers += 1
-        elif line.endswith("refused"):
+        elif line.endswith("refused") and "route=/v1/faces" in line:
             count = re.search(r"\bcount=(\d+)", line)
             answers += int(count.group(1)) if count else 0
     return answers

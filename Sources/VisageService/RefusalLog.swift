@@ -4,7 +4,8 @@ import Visage
 
 /// The log of a full service's 503s (`overloaded`): the first refusal after a quiet second is logged as
 /// every answer is (one "answered" line), the ones that follow within that second are counted and logged
-/// together, one "refused" line a second with their number and slowest time, while refusals go on.
+/// together, one "refused" line a second per route and method with their number and slowest time, while
+/// refusals go on.
 ///
 /// Under overload most answers are refusals (97 % of them with wrk resending each 503 at once), and one
 /// formatted, written log line each was about 5 % of the server's CPU, taken from the inferences. Every
@@ -15,9 +16,20 @@ final class RefusalLog: @unchecked Sendable {
     private let lock = NSLock()
     /// When the current window ends; nil when no refusal came in the last `window`.
     private var windowEnd: ContinuousClock.Instant?
-    private var pending = 0
-    private var slowest: Duration = .zero
+    /// The refusals counted in the current window, by route and method.
+    private var pending: [Key: Tally] = [:]
     private var flushScheduled = false
+
+    private struct Key: Hashable, Comparable {
+        let route: String
+        let method: String
+        static func < (a: Key, b: Key) -> Bool { (a.route, a.method) < (b.route, b.method) }
+    }
+
+    private struct Tally {
+        var count = 0
+        var slowest: Duration = .zero
+    }
 
     init(logger: Logger, window: Duration = .seconds(1)) {
         (self.logger, self.window) = (logger, window)
@@ -28,9 +40,11 @@ final class RefusalLog: @unchecked Sendable {
         let now = ContinuousClock.now
         let (first, schedule) = lock.withLock { () -> (Bool, ContinuousClock.Instant?) in
             // Inside a window (or its flush not run yet): counted, and the window's end flushes the count.
-            if pending > 0 || windowEnd.map({ now < $0 }) == true {
-                pending += 1
-                slowest = max(slowest, duration)
+            if !pending.isEmpty || windowEnd.map({ now < $0 }) == true {
+                let key = Key(route: route, method: method)
+                var tally = pending[key, default: Tally()]
+                (tally.count, tally.slowest) = (tally.count + 1, max(tally.slowest, duration))
+                pending[key] = tally
                 guard !flushScheduled else { return (false, nil) }
                 flushScheduled = true
                 return (false, windowEnd ?? now)
@@ -48,21 +62,24 @@ final class RefusalLog: @unchecked Sendable {
         }
     }
 
-    /// Logs the refusals counted in the window that just ended; the window goes on while they came.
+    /// Logs the refusals counted in the window that just ended, one line per route and method; the window
+    /// goes on while they came.
     private func flush() {
-        let (count, longest) = lock.withLock { () -> (Int, Duration) in
-            let counted = (pending, slowest)
-            (pending, self.slowest, flushScheduled) = (0, .zero, false)
+        let counted = lock.withLock { () -> [Key: Tally] in
+            let counted = pending
+            (pending, flushScheduled) = ([:], false)
             // Refusals in the window just ended: the next one is counted in a new window, not logged alone.
-            windowEnd = counted.0 > 0 ? ContinuousClock.now + window : nil
+            windowEnd = counted.isEmpty ? nil : ContinuousClock.now + window
             return counted
         }
-        guard count > 0 else { return }
-        logger.info(
-            "refused",
-            metadata: [
-                "status": "503", "code": .string(ErrorCode.overloaded.rawValue), "count": .stringConvertible(count),
-                "slowestMilliseconds": .stringConvertible((Double(ServiceMetrics.nanoseconds(longest)) / 1e6 * 10).rounded() / 10),
-            ])
+        for (key, tally) in counted.sorted(by: { $0.key < $1.key }) {
+            logger.info(
+                "refused",
+                metadata: [
+                    "route": .string(key.route), "method": .string(key.method), "status": "503",
+                    "code": .string(ErrorCode.overloaded.rawValue), "count": .stringConvertible(tally.count),
+                    "slowestMilliseconds": .stringConvertible((Double(ServiceMetrics.nanoseconds(tally.slowest)) / 1e6 * 10).rounded() / 10),
+                ])
+        }
     }
 }

@@ -29,9 +29,10 @@ import VisageService
         }
     }
 
-    /// Six refusals on idle connections (answered on the event loop) and one pipelined behind a health
-    /// check (answered the ordinary way), within a second: one "answered" 503 line, then one "refused"
-    /// line counting the other six; every 503 still counted in `/metrics`.
+    /// Six refusals on idle connections (answered on the event loop), four to `/v1/faces` and two to
+    /// `/v1/contours`, and one pipelined behind a health check (answered the ordinary way), within a
+    /// second: one "answered" 503 line, then one "refused" line per route counting the others; every 503
+    /// still counted in `/metrics`.
     @available(macOS 15, *)
     @Test func refusalsWithinASecondAreLoggedTogether() async throws {
         let lines = Lines()
@@ -47,9 +48,10 @@ import VisageService
             try await T.eventually("the inference starts") { analyzer.counts.started == 1 }
             let before = try await T.metric(client, "visage_rejections_total", ["reason": "overloaded"])
             let refused = lines.all.count
-            for _ in 0..<6 {
+            let contours = LiveLimitTests.tinyRequest.replacingOccurrences(of: "/v1/faces", with: "/v1/contours")
+            for index in 0..<6 {
                 let connection = try RawConnection(port: port)
-                connection.send(LiveLimitTests.tinyRequest)
+                connection.send(index < 4 ? LiveLimitTests.tinyRequest : contours)
                 #expect(await connection.response().hasPrefix("HTTP/1.1 503"))
             }
             let ordinary = try RawConnection(port: port)
@@ -65,6 +67,13 @@ import VisageService
             #expect(answered.count + counted.reduce(0, +) == 7, "\(logged)")
             #expect(answered.count < 7, "each refusal had a line of its own: \(logged)")
             #expect(answered.allSatisfy { $0.metadata["code"] == "overloaded" && $0.metadata["route"] == "/v1/faces" })
+            // Each "refused" line names its route and method.
+            var byRoute: [String: Int] = [:]
+            for line in logged where line.message == "answered" || line.message == "refused" {
+                byRoute[line.metadata["route"] ?? "none", default: 0] += line.message == "answered" ? 1 : Int(line.metadata["count"] ?? "") ?? 0
+            }
+            #expect(byRoute == ["/v1/faces": 5, "/v1/contours": 2], "\(logged)")
+            #expect(logged.filter { $0.message == "refused" }.allSatisfy { $0.metadata["method"] == "POST" })
             busy.close()
         }
     }
