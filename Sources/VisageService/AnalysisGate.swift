@@ -26,7 +26,7 @@ struct AnalysisGate: Sendable {
     /// cost more than a new connection (``closesUnread(_:readingStarted:)``): then it says
     /// `Connection: close` and the connection is closed without reading the rest (``ConnectionCloseHandler``).
     func serve(
-        _ request: Request, context: ServiceRequestContext, allowed: Set<String> = BodyKind.every,
+        _ request: Request, context: ServiceRequestContext, allowed: Set<String>,
         _ handle: @escaping @Sendable (BodyKind, ByteBuffer) async throws -> Response
     ) async throws -> Response {
         let (started, arrived) = (Flag(), Flag())

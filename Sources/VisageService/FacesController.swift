@@ -3,16 +3,20 @@ import Hummingbird
 import Visage
 
 /// A `POST` route that reads an image body through the ``AnalysisGate``: its path, the body kinds it
-/// reads (``BodyKind``: `allowed` of its ``AnalysisGate/serve(_:context:allowed:_:)``), and its handler.
-/// The router and ``EarlyRefusal`` both read the controllers' tables of these, so a route added, renamed
-/// or given other body kinds is refused early exactly as the ordinary path would refuse it.
+/// reads (``BodyKind``), and its handler, which is given those kinds for its
+/// ``AnalysisGate/serve(_:context:allowed:_:)``. The router and ``EarlyRefusal`` both read the controllers'
+/// tables of these, so a route added, renamed or given other body kinds is refused early exactly as the
+/// ordinary path would refuse it, from the one declaration here.
 struct AnalysisRoute: Sendable {
     let path: String
     let kinds: Set<String>
-    let handler: @Sendable (Request, ServiceRequestContext) async throws -> Response
+    let handler: @Sendable (Request, ServiceRequestContext, _ allowed: Set<String>) async throws -> Response
 
     func add(to router: Router<ServiceRequestContext>) {
-        router.post(RouterPath(String(path.drop(while: { $0 == "/" }))), use: handler)
+        let (handler, kinds) = (self.handler, self.kinds)
+        router.post(RouterPath(String(path.drop(while: { $0 == "/" })))) { request, context in
+            try await handler(request, context, kinds)
+        }
     }
 }
 
@@ -31,9 +35,9 @@ struct FacesController {
     }
 
     /// One image → the CLI's `--json` object, with `timings`.
-    @Sendable func faces(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+    @Sendable func faces(_ request: Request, context: ServiceRequestContext, allowed: Set<String>) async throws -> Response {
         let gate = self.gate
-        return try await gate.serve(request, context: context) { kind, body in
+        return try await gate.serve(request, context: context, allowed: allowed) { kind, body in
             let upload = try Upload(request, kind: kind, body: body)
             let options = try Fields(values: upload.fields).faceOptions()
             let (name, data) = upload.images[0]
@@ -62,9 +66,9 @@ struct FacesController {
 
     /// Up to `maxBatchImages` images in multipart parts named `image`, answered in order; one bad image
     /// gives its entry an error and leaves the others alone.
-    @Sendable func batch(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+    @Sendable func batch(_ request: Request, context: ServiceRequestContext, allowed: Set<String>) async throws -> Response {
         let (gate, maxImages) = (self.gate, maxBatchImages)
-        return try await gate.serve(request, context: context, allowed: Self.batchKinds) { kind, body in
+        return try await gate.serve(request, context: context, allowed: allowed) { kind, body in
             let upload = try Upload(request, kind: kind, body: body, many: true)
             guard upload.images.count <= maxImages else {
                 throw ServiceError(.invalidParameter, "a batch holds at most \(maxImages) images (got \(upload.images.count))")
@@ -95,10 +99,10 @@ struct FacesController {
     }
 
     /// The image with its faces drawn in: PNG or SVG by `Accept`; `features` picks the layers as the CLI's flags.
-    @Sendable func annotate(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+    @Sendable func annotate(_ request: Request, context: ServiceRequestContext, allowed: Set<String>) async throws -> Response {
         let gate = self.gate
         let format: AnnotationOutput = negotiate(request, offered: ["image/png", "image/svg+xml"]) == "image/svg+xml" ? .svg : .png
-        return try await gate.serve(request, context: context) { kind, body in
+        return try await gate.serve(request, context: context, allowed: allowed) { kind, body in
             let upload = try Upload(request, kind: kind, body: body)
             let options = try Fields(values: upload.fields).faceOptions()
             let data = upload.images[0].data
@@ -117,14 +121,14 @@ struct ContoursController {
 
     var routes: [AnalysisRoute] { [AnalysisRoute(path: "/v1/contours", kinds: BodyKind.every, handler: contours)] }
 
-    @Sendable func contours(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+    @Sendable func contours(_ request: Request, context: ServiceRequestContext, allowed: Set<String>) async throws -> Response {
         let gate = self.gate
         let format: ContourOutput = switch negotiate(request, offered: ["application/json", "image/svg+xml", "image/png"]) {
         case "image/svg+xml": .svg
         case "image/png": .png
         default: .json
         }
-        return try await gate.serve(request, context: context) { kind, body in
+        return try await gate.serve(request, context: context, allowed: allowed) { kind, body in
             let upload = try Upload(request, kind: kind, body: body)
             let options = try Fields(values: upload.fields).contourOptions()
             let (name, data) = upload.images[0]
