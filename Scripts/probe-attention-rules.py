@@ -17,8 +17,8 @@ changes (within the duration plus 0.3 s) and the other clips' events:
 Part 2 (--mediapipe; pip install mediapipe==0.10.21): MediaPipe FaceLandmarker on the same decoded
 frames of the clips compare-gaze-mediapipe.py uses (all but title-man), its eyeLook blendshapes against Visage's per-eye angles with each eye's pitch replaced by the
 two eyes' mean, and both angles so (sign agreement where |coefficient| ≥ 0.15, as
-compare-gaze-mediapipe.py); then Visage's gaze method re-done in Python on MediaPipe's own mesh and pose,
-with each eyeball centre fixed in the canonical face (Visage's) or moved sideways to the middle of the
+compare-gaze-mediapipe.py); then session 10's gaze method re-done in Python on MediaPipe's own mesh and pose,
+with each eyeball centre fixed in the canonical face (Visage's until session 11 placed the two eyes by their own openings) or moved sideways to the middle of the
 mesh's own eye opening (where the camera's ray through it meets the canonical opening's plane): per-eye
 agreement, frames classed by the cones alone, and events.
 

@@ -42,12 +42,22 @@ struct GazeTests {
         /// A face mesh as MediaPipe reports one: the canonical face posed and seen through the virtual
         /// camera, normalized x and y, z the depth relative to the face's mean on x's scale; the irises
         /// on eyeballs turned to face-space directions `left` and `right`.
-        func mesh(left: SIMD3<Double>, right: SIMD3<Double>, irisNoise: (SIMD2<Double>, SIMD2<Double>) = (.zero, .zero)) -> FaceMesh {
+        /// `moved` shifts each eye (face space, centimetres; left, then right): its 16 lid points and,
+        /// when `withEyeballs`, its eyeball (so its iris) too, as a face whose eyes sit elsewhere than the
+        /// canonical face's would show.
+        func mesh(
+            left: SIMD3<Double>, right: SIMD3<Double>, irisNoise: (SIMD2<Double>, SIMD2<Double>) = (.zero, .zero),
+            moved: (SIMD3<Double>, SIMD3<Double>) = (.zero, .zero), withEyeballs: Bool = true
+        ) -> FaceMesh {
             let model = GazeTests.estimator.model
             let radius = EyeballModel.eyeballRadius
-            var points = GazeTests.geometry.metadata.canonicalVertices.map(toCamera)
-            for (centre, direction) in [(model.rightCentre, right), (model.leftCentre, left)] {
-                let iris = centre + radius * direction
+            var vertices = GazeTests.geometry.metadata.canonicalVertices
+            for (eye, shift) in [(EyeballModel.leftEye, moved.0), (EyeballModel.rightEye, moved.1)] {
+                for index in eye.opening { vertices[index] += shift }
+            }
+            var points = vertices.map(toCamera)
+            for (centre, direction, shift) in [(model.rightCentre, right, moved.1), (model.leftCentre, left, moved.0)] {
+                let iris = centre + (withEyeballs ? shift : .zero) + radius * direction
                 points.append(toCamera(iris))
                 for offset in [SIMD3(0.58, 0, 0), SIMD3(0, 0.58, 0), SIMD3(-0.58, 0, 0), SIMD3(0, -0.58, 0)] {
                     points.append(toCamera(iris + offset))
@@ -174,8 +184,48 @@ struct GazeTests {
                 #expect(abs(dot - (i == j ? 1 : 0)) < 1e-9)
             }
             #expect(t[4] == 0, "x stays horizontal")
-            #expect(abs(t[3] - Self.estimator.model.leftCentre.x / 100) < 1e-12)
+            // The canonical eyeball centre, to the float precision of the mesh's lid points that place it.
+            #expect(abs(t[3] - Self.estimator.model.leftCentre.x / 100) < 1e-6)
         }
+    }
+
+    /// Eyes 4 mm further apart than the canonical face's, looking straight ahead: each eyeball is placed
+    /// by its own eye opening, so neither eye reads as turned outwards (the canonical spacing read each
+    /// eye about 10° out: asin(2 mm / 12 mm)). Likewise one eye 1 mm higher than the other, as a rolled
+    /// pose fit shows them: no pitch apart (5° each way before).
+    @Test(arguments: [(SIMD3(0.2, 0, 0), SIMD3(-0.2, 0, 0)), (SIMD3(-0.15, 0, 0), SIMD3(0.15, 0, 0)), (SIMD3(0, 0.05, 0), SIMD3(0, -0.05, 0))])
+    func eyesArePlacedByTheirOwnOpenings(moved: (SIMD3<Double>, SIMD3<Double>)) throws {
+        for head in [(0.0, 0.0, 0.0), (10, 25, -10), (-15, -35, 15)] {
+            let scene = Scene(rotation: Self.rotation(roll: head.0, yaw: head.1, pitch: head.2), translation: SIMD3(3, 2, -50))
+            let ahead = SIMD3(0.0, 0, 1)
+            let gaze = try #require(Self.estimator.gaze(mesh: scene.mesh(left: ahead, right: ahead, moved: moved), pose: scene.pose))
+            for eye in [gaze.left, gaze.right] {
+                #expect(Self.angle(Self.faceDirection(eye), ahead) < 0.1, "\(head) \(moved): \(Self.faceAngles(eye))")
+            }
+            // The eye transforms' origins follow the eyeballs.
+            #expect(abs(gaze.left.transform[3] - (Self.estimator.model.leftCentre.x + moved.0.x) / 100) < 1e-5)
+            #expect(abs(gaze.right.transform[7] - (Self.estimator.model.rightCentre.y + moved.1.y) / 100) < 1e-5)
+        }
+    }
+
+    /// What the two eyes' openings share, an offset of both against the posed face, is left to the pose:
+    /// both lids moved alike without the eyes change nothing.
+    @Test func bothOpeningsMovedAlikeChangeNothing() throws {
+        let scene = Scene(rotation: Self.rotation(roll: 5, yaw: 20, pitch: -5), translation: SIMD3(-4, 1, -55))
+        let (left, right) = (Self.direction(yaw: 10, pitch: -5), Self.direction(yaw: 14, pitch: -5))
+        let still = try #require(Self.estimator.gaze(mesh: scene.mesh(left: left, right: right), pose: scene.pose))
+        let shift = SIMD3(0.2, -0.1, 0)
+        let moved = try #require(Self.estimator.gaze(
+            mesh: scene.mesh(left: left, right: right, moved: (shift, shift), withEyeballs: false), pose: scene.pose))
+        for (a, b) in [(still.left, moved.left), (still.right, moved.right)] {
+            #expect(Self.angle(a.direction, b.direction) < 0.01)
+        }
+        #expect(abs(still.angleFromCamera - moved.angleFromCamera) < 0.01)
+    }
+
+    static func faceAngles(_ eye: EyeGaze) -> (yaw: Double, pitch: Double) {
+        let d = faceDirection(eye)
+        return (atan2(d.x, d.z) * 180 / .pi, asin(max(-1, min(1, d.y))) * 180 / .pi)
     }
 
     @Test func meshWithoutIrisesHasNoGaze() {

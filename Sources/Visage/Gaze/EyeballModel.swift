@@ -24,13 +24,18 @@ public struct EyeballModel: Sendable, Hashable {
     /// Eyeball centres in face space, centimetres.
     public let leftCentre: SIMD3<Double>
     public let rightCentre: SIMD3<Double>
+    /// Each canonical eye opening's 16 lid vertices (``Eye/opening``'s order), face space, centimetres:
+    /// what ``GazeEstimator`` compares the mesh's own eye openings with.
+    public let leftOpening: [SIMD3<Double>]
+    public let rightOpening: [SIMD3<Double>]
 
     public init(canonicalVertices v: [SIMD3<Double>]) {
-        func centre(_ eye: Eye) -> SIMD3<Double> {
-            let opening = eye.opening.reduce(SIMD3<Double>(repeating: 0)) { $0 + v[$1] } / Double(eye.opening.count)
-            return opening - SIMD3(0, 0, Self.eyeballRadius)
+        leftOpening = Self.leftEye.opening.map { v[$0] }
+        rightOpening = Self.rightEye.opening.map { v[$0] }
+        func centre(_ opening: [SIMD3<Double>]) -> SIMD3<Double> {
+            opening.reduce(SIMD3<Double>(repeating: 0), +) / Double(opening.count) - SIMD3(0, 0, Self.eyeballRadius)
         }
-        leftCentre = centre(Self.leftEye)
-        rightCentre = centre(Self.rightEye)
+        leftCentre = centre(leftOpening)
+        rightCentre = centre(rightOpening)
     }
 }

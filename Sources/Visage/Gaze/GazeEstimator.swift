@@ -6,7 +6,15 @@ import VisageModels
 /// Method, per eye:
 /// 1. The eyeball's centre is fixed in face space (``EyeballModel``: behind the middle of the canonical
 ///    eye opening by the radius) and moved into the camera frame by the head pose (``HeadPose/transform``,
-///    whose scale also scales the 1.2 cm radius).
+///    whose scale also scales the 1.2 cm radius). Then the two eyes are placed against each other by
+///    the mesh's own eye openings: the middle of each opening in the picture (the mean of its 16 lid
+///    points) and that of the posed canonical opening, taken alike, are carried along the camera's
+///    rays to the plane through the posed opening parallel to the face, and their offset in the face's
+///    x–y plane is measured. The two eyes' offsets less their mean move each eyeball centre; their mean
+///    is left to the pose. So the person's own eye spacing replaces the canonical face's (else eyes
+///    4 mm further apart each read about 10° outwards), and a roll or tilt of the fitted pose no longer
+///    puts one eyeball higher than the other (eyes turn together vertically, yet 1 mm is 5° of pitch),
+///    while the line of sight of both eyes together hardly changes.
 /// 2. The iris centre is the mesh's iris point (468, 473). Its picture position defines a ray from
 ///    MediaPipe's virtual camera (63° vertical field of view, as the pose fit uses); the iris is where
 ///    that ray first meets the eyeball's sphere. A ray that misses the sphere (a noisy iris past the
@@ -40,7 +48,7 @@ public struct GazeEstimator: Sendable {
     }()
 
     /// Where the face of `mesh`, posed as `pose`, looks; nil when the mesh has no irises (fewer than 478
-    /// points), an iris point is not finite, or the pose has no rotation.
+    /// points), an iris or eye-opening point is not finite, the face is seen edge-on, or the pose has no rotation.
     public func gaze(mesh: FaceMesh, pose: HeadPose) -> FaceGaze? {
         guard mesh.points.count >= FaceMesh.pointCount, mesh.imageWidth > 0, mesh.imageHeight > 0 else { return nil }
         let m = pose.transform
@@ -57,6 +65,32 @@ public struct GazeEstimator: Sendable {
         let heightAtNear = 2 * FaceGeometry.near * tan(FaceGeometry.verticalFieldOfView * .pi / 360)
         let widthAtNear = Double(mesh.imageWidth) * heightAtNear / Double(mesh.imageHeight)
         let radius = EyeballModel.eyeballRadius * s
+
+        // Where the mesh's eye opening lies against the posed canonical one: face-space centimetres in
+        // the face's x–y plane; nil when a lid point is not finite or the face is seen edge-on. Both
+        // middles are taken the same way, as the mean of the 16 points in the picture (on the near
+        // plane), so a mesh that is the posed canonical face gives exactly 0.
+        func openingOffset(_ indices: EyeballModel.Eye, canonical: [SIMD3<Double>]) -> SIMD3<Double>? {
+            var seen = SIMD3<Double>(0, 0, 0), posed = SIMD3<Double>(0, 0, 0), middle = SIMD3<Double>(0, 0, 0)
+            for (index, vertex) in zip(indices.opening, canonical) {
+                let point = mesh.points[index]
+                let p = toCamera(vertex)
+                guard point.x.isFinite, point.y.isFinite, p.z < 0 else { return nil }
+                seen += SIMD3((Double(point.x) - 0.5) * widthAtNear, (0.5 - Double(point.y)) * heightAtNear, -FaceGeometry.near)
+                posed += p * (FaceGeometry.near / -p.z)
+                middle += p
+            }
+            // Each ray's point on the plane through the posed opening's middle, parallel to the face.
+            let normal = axes[2], anchor = (normal * middle).sum() / Double(canonical.count)
+            let (a, b) = ((normal * seen).sum(), (normal * posed).sum())
+            guard abs(a) > 1e-9 * (seen * seen).sum().squareRoot(), abs(b) > 1e-9 * (posed * posed).sum().squareRoot() else { return nil }
+            let offset = toFace(seen * (anchor / a) - posed * (anchor / b)) / s
+            return SIMD3(offset.x, offset.y, 0)
+        }
+        guard let leftOffset = openingOffset(EyeballModel.leftEye, canonical: model.leftOpening),
+              let rightOffset = openingOffset(EyeballModel.rightEye, canonical: model.rightOpening)
+        else { return nil }
+        let apart = (leftOffset - rightOffset) / 2
 
         func eye(_ indices: EyeballModel.Eye, faceCentre: SIMD3<Double>) -> (gaze: EyeGaze, faceDirection: SIMD3<Double>)? {
             let point = mesh.points[indices.iris]
@@ -76,8 +110,8 @@ public struct GazeEstimator: Sendable {
                 transform: Self.eyeTransform(looking: faceDirection, at: faceCentre / 100))
             return (gaze, faceDirection)
         }
-        guard let left = eye(EyeballModel.leftEye, faceCentre: model.leftCentre),
-              let right = eye(EyeballModel.rightEye, faceCentre: model.rightCentre)
+        guard let left = eye(EyeballModel.leftEye, faceCentre: model.leftCentre + apart),
+              let right = eye(EyeballModel.rightEye, faceCentre: model.rightCentre - apart)
         else { return nil }
 
         let origin = (left.gaze.origin + right.gaze.origin) / 2
