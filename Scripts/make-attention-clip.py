@@ -2,8 +2,10 @@
 """Builds Samples/clips/attention.mp4 from the segments Samples/clips/attention.json lists.
 
 Each segment is cut from a real clip (Scripts/real_clips.py fetches them from their PyPI wheels), scaled
-to square pixels of the clip's height and cropped around the face to its size, and played at its frame rate;
-the segments follow each other with hard cuts. H.264 in MP4, no sound, a few hundred kilobytes.
+whole to square pixels of the clip's height (black bars at the sides where it is narrower) and played at
+the clip's frame rate; the segments follow each other with hard cuts. Never cropped: a crop moves the
+picture's centre, which the gaze method takes for the camera's axis, and can cut a face off at the edge
+(README, "Attention on footage"). H.264 in MP4, no sound, a few hundred kilobytes.
 
     python3 Scripts/make-attention-clip.py   # needs ffmpeg
 """
@@ -15,10 +17,10 @@ from real_clips import clip
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LABELS = os.path.join(ROOT, "Samples", "clips", "attention.json")
-# How each source becomes the clip's 352×288 square pixels: carphone's QCIF pixels are 128:117 (wider than
-# tall), so it is stretched to 384×288 and its middle kept; wolfgang is scaled to the height and cropped
-# around the face.
-FITS = {"carphone": "scale=384:288,crop=352:288:16:0", "wolfgang": "scale=-2:288,crop=352:288:64:0"}
+# How each source becomes the clip's 512×288 square pixels: carphone's QCIF pixels are 128:117 (wider than
+# tall), so it is stretched to 384×288 and centred between black bars; wolfgang (16:9) is scaled whole.
+# (Until session 11 the clip was 352×288 and both were cropped to it, wolfgang at the face: see above.)
+FITS = {"carphone": "scale=384:288,pad=512:288:64:0", "wolfgang": "scale=512:288"}
 
 
 def main():
