@@ -115,11 +115,20 @@ AVX2_INLINE void conv_tile(
             }
         }
     }
-    if (min > -INFINITY || max < INFINITY) {
-        const __m256 vmin = _mm256_set1_ps(min), vmax = _mm256_set1_ps(max);
+    // Each bound only when it is finite: a RELU layer (the detectors' every convolution) skips the
+    // min with +infinity, which returns its operand, NaN included.
+    if (min > -INFINITY) {
+        const __m256 vmin = _mm256_set1_ps(min);
         UNROLL for (size_t i = 0; i < MR; i++) {
-            acc0[i] = _mm256_min_ps(vmax, _mm256_max_ps(vmin, acc0[i]));
-            if (NR == 16) acc1[i] = _mm256_min_ps(vmax, _mm256_max_ps(vmin, acc1[i]));
+            acc0[i] = _mm256_max_ps(vmin, acc0[i]);
+            if (NR == 16) acc1[i] = _mm256_max_ps(vmin, acc1[i]);
+        }
+    }
+    if (max < INFINITY) {
+        const __m256 vmax = _mm256_set1_ps(max);
+        UNROLL for (size_t i = 0; i < MR; i++) {
+            acc0[i] = _mm256_min_ps(vmax, acc0[i]);
+            if (NR == 16) acc1[i] = _mm256_min_ps(vmax, acc1[i]);
         }
     }
     if (slopes != NULL) {
@@ -141,6 +150,190 @@ AVX2_INLINE void conv_tile(
             store_n(rows[i], acc0[i], nc < 8 ? nc : 8);
             if (NR == 16) store_n(rows[i] + 8, acc1[i], nc > 8 ? nc - 8 : 0);
         }
+    }
+}
+
+/// Stores the first n (0 ≤ n ≤ 4) lanes of an SSE vector.
+AVX2_INLINE void store4_n(float *p, __m128 v, size_t n) {
+    if (n >= 4) {
+        _mm_storeu_ps(p, v);
+        return;
+    }
+    if (n & 2) {
+        _mm_storel_pi((__m64 *)p, v);
+        v = _mm_movehl_ps(v, v);
+        p += 2;
+    }
+    if (n & 1) _mm_store_ss(p, v);
+}
+
+/// The narrow tile on cores whose FMA units are 128 bits wide (first-generation Zen: a 256-bit
+/// FMA or broadcast is two operations): 6 pixels × 8 channels in twelve SSE accumulators, each
+/// k step six SSE broadcasts (one load each) for twelve SSE FMAs, where the 12 × 8 AVX tile spent
+/// a 256-bit broadcast per 256-bit FMA and ran at half the wide tiles' rate. Same sums, same
+/// order (bias, then taps and channels in turn, one FMA each), as the AVX tile. KC as there.
+AVX2_INLINE void conv_tile_sse(
+    const size_t MR, const size_t AS, const size_t KC, size_t mr, size_t nc, size_t kc, size_t ks,
+    const float *const *a, const float *w, float *c, size_t c_stride, const float *residual, size_t r_stride,
+    size_t r_nc, float min, float max, const float *slopes) {
+    __m128 acc0[6], acc1[6];
+    const __m128 bias0 = _mm_loadu_ps(w), bias1 = _mm_loadu_ps(w + 4);
+    UNROLL for (size_t i = 0; i < MR; i++) {
+        acc0[i] = bias0;
+        acc1[i] = bias1;
+    }
+    w += 16;
+    if (KC != 0) {
+        const float *a0 = a[0];
+        UNROLL for (size_t k = 0; k < KC; k++) {
+            const __m128 w0 = _mm_loadu_ps(w + 16 * k), w1 = _mm_loadu_ps(w + 16 * k + 4);
+            UNROLL for (size_t i = 0; i < MR; i++) {
+                const __m128 x = _mm_broadcast_ss(a0 + i * KC + k);
+                acc0[i] = _mm_fmadd_ps(x, w0, acc0[i]);
+                acc1[i] = _mm_fmadd_ps(x, w1, acc1[i]);
+            }
+        }
+    } else {
+        for (size_t t = 0; t < ks; t++) {
+            const float *ap[6];
+            UNROLL for (size_t i = 0; i < MR; i++) ap[i] = a[t * AS + i];
+            for (size_t k = 0; k < kc; k++) {
+                const __m128 w0 = _mm_loadu_ps(w), w1 = _mm_loadu_ps(w + 4);
+                w += 16;
+                UNROLL for (size_t i = 0; i < MR; i++) {
+                    const __m128 x = _mm_broadcast_ss(ap[i] + k);
+                    acc0[i] = _mm_fmadd_ps(x, w0, acc0[i]);
+                    acc1[i] = _mm_fmadd_ps(x, w1, acc1[i]);
+                }
+            }
+        }
+    }
+    if (residual != NULL && r_nc == 8) {
+        UNROLL for (size_t i = 0; i < MR; i++) {
+            const float *ri = residual + (i < mr ? i : mr - 1) * r_stride;
+            acc0[i] = _mm_add_ps(acc0[i], _mm_loadu_ps(ri));
+            acc1[i] = _mm_add_ps(acc1[i], _mm_loadu_ps(ri + 4));
+        }
+    } else if (residual != NULL) {
+        // Masked loads never read past the residual row's last channel; the rest add zero.
+        const __m128i m0 = _mm256_castsi256_si128(lane_mask(r_nc < 4 ? r_nc : 4));
+        const __m128i m1 = _mm256_castsi256_si128(lane_mask(r_nc > 4 ? (r_nc - 4 < 4 ? r_nc - 4 : 4) : 0));
+        UNROLL for (size_t i = 0; i < MR; i++) {
+            const float *ri = residual + (i < mr ? i : mr - 1) * r_stride;
+            acc0[i] = _mm_add_ps(acc0[i], _mm_maskload_ps(ri, m0));
+            acc1[i] = _mm_add_ps(acc1[i], _mm_maskload_ps(ri + 4, m1));
+        }
+    }
+    if (min > -INFINITY) {
+        const __m128 vmin = _mm_set1_ps(min);
+        UNROLL for (size_t i = 0; i < MR; i++) {
+            acc0[i] = _mm_max_ps(vmin, acc0[i]);
+            acc1[i] = _mm_max_ps(vmin, acc1[i]);
+        }
+    }
+    if (max < INFINITY) {
+        const __m128 vmax = _mm_set1_ps(max);
+        UNROLL for (size_t i = 0; i < MR; i++) {
+            acc0[i] = _mm_min_ps(vmax, acc0[i]);
+            acc1[i] = _mm_min_ps(vmax, acc1[i]);
+        }
+    }
+    if (slopes != NULL) {
+        const __m128 s0 = _mm_loadu_ps(slopes), s1 = _mm_loadu_ps(slopes + 4);
+        UNROLL for (size_t i = 0; i < MR; i++) {
+            acc0[i] = _mm_blendv_ps(acc0[i], _mm_mul_ps(acc0[i], s0), acc0[i]);
+            acc1[i] = _mm_blendv_ps(acc1[i], _mm_mul_ps(acc1[i], s1), acc1[i]);
+        }
+    }
+    UNROLL for (size_t i = 0; i < MR; i++) {
+        float *row = c + (i < mr ? i : mr - 1) * c_stride;
+        if (nc >= 8) {
+            _mm_storeu_ps(row, acc0[i]);
+            _mm_storeu_ps(row + 4, acc1[i]);
+        } else {
+            store4_n(row, acc0[i], nc < 4 ? nc : 4);
+            store4_n(row + 4, acc1[i], nc > 4 ? nc - 4 : 0);
+        }
+    }
+}
+
+/// A 6 × 12 tile for panels of 9 to 12 channels on cores with 128-bit FMA units: each pixel's first
+/// 8 channels in an AVX register, the last 4 in an SSE one (one operation per FMA there, where a
+/// 256-bit FMA on 4 live channels took two). Same sums, same order, as the 6 × 16 tile.
+AVX2_INLINE void conv_tile_12(
+    const size_t AS, const size_t KC, size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a,
+    const float *w, float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc, float min,
+    float max, const float *slopes) {
+    __m256 acc0[6];
+    __m128 acc1[6];
+    const __m256 bias0 = _mm256_loadu_ps(w);
+    const __m128 bias1 = _mm_loadu_ps(w + 8);
+    UNROLL for (size_t i = 0; i < 6; i++) {
+        acc0[i] = bias0;
+        acc1[i] = bias1;
+    }
+    w += 16;
+    if (KC != 0) {
+        const float *a0 = a[0];
+        UNROLL for (size_t k = 0; k < KC; k++) {
+            const __m256 w0 = _mm256_loadu_ps(w + 16 * k);
+            const __m128 w1 = _mm_loadu_ps(w + 16 * k + 8);
+            UNROLL for (size_t i = 0; i < 6; i++) {
+                const __m256 x = _mm256_broadcast_ss(a0 + i * KC + k);
+                acc0[i] = _mm256_fmadd_ps(x, w0, acc0[i]);
+                acc1[i] = _mm_fmadd_ps(_mm256_castps256_ps128(x), w1, acc1[i]);
+            }
+        }
+    } else {
+        for (size_t t = 0; t < ks; t++) {
+            const float *ap[6];
+            UNROLL for (size_t i = 0; i < 6; i++) ap[i] = a[t * AS + i];
+            for (size_t k = 0; k < kc; k++) {
+                const __m256 w0 = _mm256_loadu_ps(w);
+                const __m128 w1 = _mm_loadu_ps(w + 8);
+                w += 16;
+                UNROLL for (size_t i = 0; i < 6; i++) {
+                    const __m256 x = _mm256_broadcast_ss(ap[i] + k);
+                    acc0[i] = _mm256_fmadd_ps(x, w0, acc0[i]);
+                    acc1[i] = _mm_fmadd_ps(_mm256_castps256_ps128(x), w1, acc1[i]);
+                }
+            }
+        }
+    }
+    if (residual != NULL) {
+        // Masked loads never read past the residual row's last channel; the rest add zero.
+        const __m256i m0 = lane_mask(r_nc < 8 ? r_nc : 8);
+        const __m128i m1 = _mm256_castsi256_si128(lane_mask(r_nc > 8 ? (r_nc - 8 < 4 ? r_nc - 8 : 4) : 0));
+        UNROLL for (size_t i = 0; i < 6; i++) {
+            const float *ri = residual + (i < mr ? i : mr - 1) * r_stride;
+            acc0[i] = _mm256_add_ps(acc0[i], r_nc >= 8 ? _mm256_loadu_ps(ri) : _mm256_maskload_ps(ri, m0));
+            acc1[i] = _mm_add_ps(acc1[i], r_nc >= 12 ? _mm_loadu_ps(ri + 8) : _mm_maskload_ps(ri + 8, m1));
+        }
+    }
+    if (min > -INFINITY) {
+        UNROLL for (size_t i = 0; i < 6; i++) {
+            acc0[i] = _mm256_max_ps(_mm256_set1_ps(min), acc0[i]);
+            acc1[i] = _mm_max_ps(_mm_set1_ps(min), acc1[i]);
+        }
+    }
+    if (max < INFINITY) {
+        UNROLL for (size_t i = 0; i < 6; i++) {
+            acc0[i] = _mm256_min_ps(_mm256_set1_ps(max), acc0[i]);
+            acc1[i] = _mm_min_ps(_mm_set1_ps(max), acc1[i]);
+        }
+    }
+    if (slopes != NULL) {
+        const __m256 s0 = _mm256_loadu_ps(slopes);
+        const __m128 s1 = _mm_loadu_ps(slopes + 8);
+        UNROLL for (size_t i = 0; i < 6; i++) {
+            acc0[i] = _mm256_blendv_ps(acc0[i], _mm256_mul_ps(acc0[i], s0), acc0[i]);
+            acc1[i] = _mm_blendv_ps(acc1[i], _mm_mul_ps(acc1[i], s1), acc1[i]);
+        }
+    }
+    UNROLL for (size_t i = 0; i < 6; i++) {
+        float *row = c + (i < mr ? i : mr - 1) * c_stride;
+        _mm256_storeu_ps(row, acc0[i]);
+        store4_n(row + 8, acc1[i], nc - 8);
     }
 }
 
@@ -198,18 +391,51 @@ AVX2 void visage_f32_conv_ukernel__avx2_fma_12x8(
     conv_tile(12, 8, 12, 0, mr, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
 }
 
+/// The narrow tile for cores with 128-bit FMA units (`visage_cpu_has_split_fma`): 12 pixels as two
+/// 6 × 8 SSE halves. Same sums as the 12 × 8 AVX tile.
+AVX2 void visage_f32_conv_ukernel__avx2_fma_12x8_sse(
+    size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
+    float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes) {
+    const size_t m1 = mr < 6 ? mr : 6, m2 = mr > 6 ? mr - 6 : 0;
+    const float *r2 = residual != NULL ? residual + 6 * r_stride : NULL;
+    if (contiguous_tile(mr, kc, ks, a)) {
+        const float *b[1] = {a[6]};
+        if (kc == 8) {
+            conv_tile_sse(6, 12, 8, 6, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+            conv_tile_sse(6, 12, 8, 6, nc, kc, ks, b, w, c + 6 * c_stride, c_stride, r2, r_stride, r_nc, min, max, slopes);
+            return;
+        }
+        if (kc == 16) {
+            conv_tile_sse(6, 12, 16, 6, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+            conv_tile_sse(6, 12, 16, 6, nc, kc, ks, b, w, c + 6 * c_stride, c_stride, r2, r_stride, r_nc, min, max, slopes);
+            return;
+        }
+    }
+    conv_tile_sse(6, 12, 0, m1, nc, kc, ks, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+    if (m2 > 0) conv_tile_sse(6, 12, 0, m2, nc, kc, ks, a + 6, w, c + 6 * c_stride, c_stride, r2, r_stride, r_nc, min, max, slopes);
+}
+
 /// `tiles` whole 12-pixel tiles of a pointwise layer, one panel, with the tile kernels' copies (12 × 8
 /// in one pass for at most 8 channels, else two 6 × 16 halves; kc of 8 or 16 unrolled from one base
 /// pointer), the run's pointers advanced in place.
 AVX2_INLINE void pw_run(
-    const size_t KC, size_t tiles, size_t nc, size_t kc, const float *a, const float *w, float *c, size_t c_stride,
+    const int SSE_NARROW, const size_t KC, size_t tiles, size_t nc, size_t kc, const float *a, const float *w, float *c, size_t c_stride,
     const float *residual, size_t r_stride, size_t r_nc, float min, float max, const float *slopes) {
     for (size_t t = 0; t < tiles; t++, a += 12 * kc, c += 12 * c_stride) {
         const float *r = residual != NULL ? residual + t * 12 * r_stride : NULL;
         const float *ap[12];
         UNROLL for (size_t i = 0; i < 12; i++) ap[i] = a + i * kc;
-        if (nc <= 8) {
+        if (nc <= 8 && SSE_NARROW) {
+            const float *r2 = r != NULL ? r + 6 * r_stride : NULL;
+            conv_tile_sse(6, 12, KC, 6, nc, kc, 1, ap, w, c, c_stride, r, r_stride, r_nc, min, max, slopes);
+            conv_tile_sse(6, 12, KC, 6, nc, kc, 1, ap + 6, w, c + 6 * c_stride, c_stride, r2, r_stride, r_nc, min, max, slopes);
+        } else if (nc <= 8) {
             conv_tile(12, 8, 12, KC, 12, nc, kc, 1, ap, w, c, c_stride, r, r_stride, r_nc, min, max, slopes);
+        } else if (nc <= 12 && SSE_NARROW) {
+            const float *r2 = r != NULL ? r + 6 * r_stride : NULL;
+            conv_tile_12(12, KC, 6, nc, kc, 1, ap, w, c, c_stride, r, r_stride, r_nc, min, max, slopes);
+            conv_tile_12(12, KC, 6, nc, kc, 1, ap + 6, w, c + 6 * c_stride, c_stride, r2, r_stride, r_nc, min, max, slopes);
         } else {
             const float *r2 = r != NULL ? r + 6 * r_stride : NULL;
             conv_tile(6, 16, 12, KC, 6, nc, kc, 1, ap, w, c, c_stride, r, r_stride, r_nc, min, max, slopes);
@@ -221,9 +447,23 @@ AVX2_INLINE void pw_run(
 AVX2 void visage_f32_pwconv_ukernel__avx2_fma_12x16(
     size_t tiles, size_t nc, size_t kc, const float *a, const float *w, float *c, size_t c_stride,
     const float *residual, size_t r_stride, size_t r_nc, float min, float max, const float *slopes) {
-    if (kc == 8) pw_run(8, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
-    else if (kc == 16) pw_run(16, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
-    else pw_run(0, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+    if (kc == 8) pw_run(0, 8, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+    else if (kc == 16) pw_run(0, 16, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+    else pw_run(0, 0, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+}
+
+/// The pointwise run for cores with 128-bit FMA units: panels of at most 8 channels through the
+/// 6 × 8 SSE halves (`visage_f32_conv_ukernel__avx2_fma_12x8_sse`), wider ones as above.
+AVX2 void visage_f32_pwconv_ukernel__avx2_fma_12x16_sse(
+    size_t tiles, size_t nc, size_t kc, const float *a, const float *w, float *c, size_t c_stride,
+    const float *residual, size_t r_stride, size_t r_nc, float min, float max, const float *slopes) {
+    if (nc > 12) {
+        visage_f32_pwconv_ukernel__avx2_fma_12x16(tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+        return;
+    }
+    if (kc == 8) pw_run(1, 8, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+    else if (kc == 16) pw_run(1, 16, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
+    else pw_run(1, 0, tiles, nc, kc, a, w, c, c_stride, residual, r_stride, r_nc, min, max, slopes);
 }
 
 AVX2_INLINE float sum_lanes(__m256 v);
@@ -499,6 +739,61 @@ AVX2_INLINE void dw3x3_columns(
 #undef LOAD
 }
 
+/// `dw3x3_columns` for a last chunk of at most 4 channels (full range's 48 × 48 × 12 and 12 × 12 × 36
+/// rows): SSE registers and loads (masked only below 4 channels), where a masked 256-bit chunk spent
+/// a whole vector's FMAs and masked loads on 4 channels. Same sums, same order.
+AVX2_INLINE void dw3x3_columns4(
+    const int MASKED, const int LEFT, const int RIGHT, size_t count, const float *const *rows, size_t col, float *out,
+    const float *wc, __m128i mask, size_t n, int clamp, __m128 vmin, __m128 vmax, const float *slopes) {
+    __m128 k[9];
+    UNROLL for (size_t t = 0; t < 9; t++) k[t] = _mm_loadu_ps(wc + 16 + 16 * t);
+#define LOAD(p) (MASKED ? _mm_maskload_ps((p), mask) : _mm_loadu_ps(p))
+#define EPILOGUE(v) (clamp ? _mm_min_ps(vmax, _mm_max_ps(vmin, (v))) : (v))
+    const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2];
+    const __m128 bias = _mm_loadu_ps(wc);
+    const __m128 s = slopes != NULL ? _mm_loadu_ps(slopes) : bias;
+    __m128 x0, x1, x2, older = bias;
+    size_t in = 0;
+    if (!LEFT) {
+        x0 = LOAD(r0), x1 = LOAD(r1), x2 = LOAD(r2);
+        older = _mm_fmadd_ps(x0, k[0], older);
+        older = _mm_fmadd_ps(x1, k[3], older);
+        older = _mm_fmadd_ps(x2, k[6], older);
+        in = col;
+    }
+    x0 = LOAD(r0 + in), x1 = LOAD(r1 + in), x2 = LOAD(r2 + in);
+    older = _mm_fmadd_ps(x0, k[1], older);
+    older = _mm_fmadd_ps(x1, k[4], older);
+    older = _mm_fmadd_ps(x2, k[7], older);
+    __m128 newer = bias;
+    newer = _mm_fmadd_ps(x0, k[0], newer);
+    newer = _mm_fmadd_ps(x1, k[3], newer);
+    newer = _mm_fmadd_ps(x2, k[6], newer);
+    in += col;
+    for (size_t i = 0; i + RIGHT < count; i++, in += col, out += col) {
+        x0 = LOAD(r0 + in), x1 = LOAD(r1 + in), x2 = LOAD(r2 + in);
+        __m128 acc = _mm_fmadd_ps(x0, k[2], older);
+        acc = _mm_fmadd_ps(x1, k[5], acc);
+        acc = _mm_fmadd_ps(x2, k[8], acc);
+        older = _mm_fmadd_ps(x0, k[1], newer);
+        older = _mm_fmadd_ps(x1, k[4], older);
+        older = _mm_fmadd_ps(x2, k[7], older);
+        newer = _mm_fmadd_ps(x0, k[0], bias);
+        newer = _mm_fmadd_ps(x1, k[3], newer);
+        newer = _mm_fmadd_ps(x2, k[6], newer);
+        acc = EPILOGUE(acc);
+        if (slopes != NULL) acc = _mm_blendv_ps(acc, _mm_mul_ps(acc, s), acc);
+        store4_n(out, acc, n);
+    }
+    if (RIGHT) {
+        older = EPILOGUE(older);
+        if (slopes != NULL) older = _mm_blendv_ps(older, _mm_mul_ps(older, s), older);
+        store4_n(out, older, n);
+    }
+#undef EPILOGUE
+#undef LOAD
+}
+
 /// Every interior output of one 8-channel chunk: swept with stride 1 or 2, other strides one
 /// output per sweep.
 AVX2_INLINE void dw3x3_chunk(
@@ -565,6 +860,22 @@ AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
                     else if (left) DW_COLUMNS(0, 1, 0);
                     else if (right) DW_COLUMNS(0, 0, 1);
                     else DW_COLUMNS(0, 0, 0);
+                } else if (n <= 4) {
+                    const __m128i m4 = _mm256_castsi256_si128(mask);
+                    const __m128 lo = _mm256_castps256_ps128(vmin), hi = _mm256_castps256_ps128(vmax);
+#define DW_COLUMNS4(MASKED, LEFT, RIGHT) dw3x3_columns4(MASKED, LEFT, RIGHT, count, rc, channels, out, wc, m4, n, clamp, lo, hi, sc)
+                    if (n == 4) {
+                        if (left && right) DW_COLUMNS4(0, 1, 1);
+                        else if (left) DW_COLUMNS4(0, 1, 0);
+                        else if (right) DW_COLUMNS4(0, 0, 1);
+                        else DW_COLUMNS4(0, 0, 0);
+                    } else {
+                        if (left && right) DW_COLUMNS4(1, 1, 1);
+                        else if (left) DW_COLUMNS4(1, 1, 0);
+                        else if (right) DW_COLUMNS4(1, 0, 1);
+                        else DW_COLUMNS4(1, 0, 0);
+                    }
+#undef DW_COLUMNS4
                 } else {
                     if (left && right) DW_COLUMNS(1, 1, 1);
                     else if (left) DW_COLUMNS(1, 1, 0);

@@ -1,6 +1,7 @@
 // The kernel sets, CPU detection and the one-time choice between them.
 #include "kernels.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -50,6 +51,35 @@ int visage_cpu_has_avx512(void) {
 #endif
 }
 
+int visage_cpu_has_split_fma(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    static int cached = -1;
+    int known = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (known < 0) {
+        known = 0;
+        unsigned eax, ebx, ecx, edx;
+        // Vendor "AuthenticAMD" or "HygonGenuine", then leaf 1's family (base + extended) and model.
+        if (visage_cpu_has_avx2_fma() && __get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+            const int amd = ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163;
+            const int hygon = ebx == 0x6f677948 && edx == 0x6e65476e && ecx == 0x656e6975;
+            if ((amd || hygon) && __get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+                const unsigned family = ((eax >> 8) & 0xF) + ((eax >> 20) & 0xFF);
+                const unsigned model = ((eax >> 4) & 0xF) | (((eax >> 16) & 0xF) << 4);
+                known = (amd && family == 0x17 && model < 0x30) || (hygon && family == 0x18);
+            }
+        }
+        // VISAGE_AVX2_NARROW=sse or avx overrides the detection (to time or test either tile).
+        const char *request = getenv("VISAGE_AVX2_NARROW");
+        if (request != NULL && strcmp(request, "sse") == 0) known = 1;
+        if (request != NULL && strcmp(request, "avx") == 0) known = 0;
+        __atomic_store_n(&cached, known, __ATOMIC_RELAXED);
+    }
+    return known;
+#else
+    return 0;
+#endif
+}
+
 // The complete portable set; every other set overrides all of it but the cold sigmoid.
 static const visage_kernel_set portable_set = {
     .conv = visage_f32_conv_ukernel__portable_2x16,
@@ -74,6 +104,28 @@ static const visage_kernel_set avx2_fma_set = {
     .conv_narrow = visage_f32_conv_ukernel__avx2_fma_12x8,
     .conv_mr = 12,
     .pointwise = visage_f32_pwconv_ukernel__avx2_fma_12x16,
+    .gemv = visage_f32_gemv_ukernel__avx2_fma_4x16,
+    .dot = visage_f32_dot_ukernel__avx2_fma_2x16,
+    .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,
+    .dwconv_9 = visage_f32_dwconv_ukernel__avx2_fma_9p16,
+    .maxpool = visage_f32_maxpool_ukernel__avx2_fma_u16,
+    .vadd = visage_f32_vadd_ukernel__avx2_fma_u16,
+    .vmul = visage_f32_vmul_ukernel__avx2_fma_u16,
+    .vsub = visage_f32_vsub_ukernel__avx2_fma_u16,
+    .vclamp = visage_f32_vclamp_ukernel__avx2_fma_u16,
+    .vprelu = visage_f32_vprelu_ukernel__avx2_fma_u8,
+    .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
+    .warp = visage_u8_warp_ukernel__avx2_u8,
+    .fma_peak = visage_f32_fma_peak__avx2_fma_12,
+};
+
+// The AVX2 set for cores whose FMA units are 128 bits wide: panels of at most 8 channels through
+// SSE tiles (a 256-bit broadcast per 256-bit FMA halved the narrow tile's rate there).
+static const visage_kernel_set avx2_fma_split_set = {
+    .conv = visage_f32_conv_ukernel__avx2_fma_12x16,
+    .conv_narrow = visage_f32_conv_ukernel__avx2_fma_12x8_sse,
+    .conv_mr = 12,
+    .pointwise = visage_f32_pwconv_ukernel__avx2_fma_12x16_sse,
     .gemv = visage_f32_gemv_ukernel__avx2_fma_4x16,
     .dot = visage_f32_dot_ukernel__avx2_fma_2x16,
     .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,
@@ -180,7 +232,7 @@ const visage_kernel_set *visage_kernel_set_get(visage_isa isa) {
     if (!visage_isa_is_available(isa)) return &portable_set;
     switch (isa) {
 #if defined(__x86_64__) || defined(__i386__)
-    case visage_isa_avx2_fma: return &avx2_fma_set;
+    case visage_isa_avx2_fma: return visage_cpu_has_split_fma() ? &avx2_fma_split_set : &avx2_fma_set;
     case visage_isa_avx512: return &avx512_set;
 #endif
 #if defined(__aarch64__)

@@ -8,6 +8,12 @@
 
 #include "CVisageKernels.h"
 
+/// 1 when this CPU's FMA units are 128 bits wide (AMD family 17h below model 30h, first-generation
+/// Zen and Zen+; Hygon family 18h), so a 256-bit FMA or broadcast takes two operations: the AVX2
+/// set then computes panels of at most 8 channels in SSE tiles. `VISAGE_AVX2_NARROW=sse` or `avx`
+/// in the environment overrides the detection. Else 0.
+int visage_cpu_has_split_fma(void);
+
 /// Input floats per row that the AVX-512 3×3 depthwise row kernel sweeps chunk by chunk before
 /// moving on (rows of more channels than one vector go in blocks of about this many, so a block's
 /// three input rows stay in L1 across its chunks); the AVX2 kernel blocks by VISAGE_DW_BLOCK_PIXELS.
@@ -168,6 +174,13 @@ size_t visage_f32_fma_peak__avx512_12(size_t);
 void visage_f32_conv_ukernel__avx2_fma_12x8(
     size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,
     size_t, float, float, const float *);
+// Cores with 128-bit FMA units (first-generation Zen): the narrow panels through SSE halves.
+void visage_f32_conv_ukernel__avx2_fma_12x8_sse(
+    size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,
+    size_t, float, float, const float *);
+void visage_f32_pwconv_ukernel__avx2_fma_12x16_sse(
+    size_t, size_t, size_t, const float *, const float *, float *, size_t, const float *, size_t, size_t, float,
+    float, const float *);
 // AVX-512: its own convolution and elementwise kernels; depthwise and pooling come from AVX2.
 void visage_f32_conv_ukernel__avx512_12x16(
     size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,

@@ -62,6 +62,17 @@ struct ConvolutionKernelTests {
         // A pointwise layer deep enough that the AVX2 set's pointwise kernel takes its whole tiles in
         // several runs (one per 16 KiB of input), then a tail of 3 pixels through the tiles.
         Case(shape: .init(inputHeight: 5, inputWidth: 15, inputChannels: 300, outputHeight: 5, outputWidth: 15, outputChannels: 20, kernelHeight: 1, kernelWidth: 1), epilogue: .prelu),
+        // Full range's 96×96×32→8 and mesh's 128×128×16→8 in small: pointwise runs of narrow panels (the
+        // SSE tiles on cores with 128-bit FMA units, VISAGE_AVX2_NARROW), a depth the tile loops over,
+        // then a tail of 5 pixels; and a 7-channel panel after a wide one.
+        Case(shape: .init(inputHeight: 2, inputWidth: 37, inputChannels: 32, outputHeight: 2, outputWidth: 37, outputChannels: 8, kernelHeight: 1, kernelWidth: 1), epilogue: .clampAndPrelu),
+        Case(shape: .init(inputHeight: 3, inputWidth: 9, inputChannels: 16, outputHeight: 3, outputWidth: 9, outputChannels: 23, kernelHeight: 1, kernelWidth: 1), epilogue: .relu6),
+        // Full range's 48×48×32→12 in small: pointwise runs of panels of 9 to 12 channels (on cores with
+        // 128-bit FMA units, AVX2 tiles with the last 4 channels in SSE registers): 12 and 10 channels
+        // after a wide panel, and a lone 12-channel panel.
+        Case(shape: .init(inputHeight: 4, inputWidth: 15, inputChannels: 20, outputHeight: 4, outputWidth: 15, outputChannels: 28, kernelHeight: 1, kernelWidth: 1), epilogue: .relu6),
+        Case(shape: .init(inputHeight: 3, inputWidth: 13, inputChannels: 9, outputHeight: 3, outputWidth: 13, outputChannels: 26, kernelHeight: 1, kernelWidth: 1), epilogue: .prelu),
+        Case(shape: .init(inputHeight: 2, inputWidth: 30, inputChannels: 32, outputHeight: 2, outputWidth: 30, outputChannels: 12, kernelHeight: 1, kernelWidth: 1), epilogue: .clampAndPrelu),
     ]
 
     @Test(arguments: cases, KernelISA.available)
@@ -103,7 +114,7 @@ struct ConvolutionKernelTests {
 
     /// A fused residual ADD: added after the bias, before clamp and PReLU, also in place and
     /// with fewer channels than the output (a fused channel PAD: the rest add zero).
-    @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12], cases[17], cases[18], cases[20], cases[22], cases[23], cases[24], cases[25], cases[27], cases[28], cases[30]], Residual.allCases)
+    @Test(arguments: [cases[1], cases[2], cases[4], cases[9], cases[12], cases[17], cases[18], cases[20], cases[22], cases[23], cases[24], cases[25], cases[27], cases[28], cases[30], cases[31], cases[32], cases[33], cases[34], cases[35]], Residual.allCases)
     func residualMatchesReference(_ testCase: Case, residual placement: Residual) {
         let shape = testCase.shape
         var random = SplitMix64(seed: fixedSeed("residual " + testCase.testDescription))
@@ -160,7 +171,7 @@ struct ConvolutionKernelTests {
 
     /// Threads may share a layer by panels of output channels as well as by rows: any cut gives
     /// the whole run's values bit for bit (the one-pixel GEMV included), and a part writes only its block.
-    @Test(arguments: [cases[2], cases[4], cases[16], cases[17], cases[18], cases[19], cases[22], cases[25], cases[28], cases[30]], KernelISA.available)
+    @Test(arguments: [cases[2], cases[4], cases[16], cases[17], cases[18], cases[19], cases[22], cases[25], cases[28], cases[30], cases[32], cases[33]], KernelISA.available)
     func channelRangesGiveTheWholeRunsValues(_ testCase: Case, isa: KernelISA) {
         let shape = testCase.shape
         var random = SplitMix64(seed: fixedSeed("channels " + testCase.testDescription))

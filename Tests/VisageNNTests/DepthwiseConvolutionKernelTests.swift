@@ -43,6 +43,8 @@ struct DepthwiseConvolutionKernelTests {
         Case(shape: channelwiseShape(3, 33, channels: 16, output: (3, 33), pad: 1), epilogue: .relu6),
         Case(shape: channelwiseShape(2, 65, channels: 12, output: (2, 65), pad: 1), epilogue: .prelu),
         Case(shape: channelwiseShape(4, 6, channels: 389, output: (4, 6), pad: 1), epilogue: .clampAndPrelu),
+        // Full range's 12 × 12 × 36 in several blocks: a last chunk of 4 channels, swept in SSE registers by the AVX2 set.
+        Case(shape: channelwiseShape(3, 40, channels: 36, output: (3, 40), pad: 1), epilogue: .clampAndPrelu),
     ]
 
     @Test(arguments: cases, KernelISA.available)
