@@ -826,8 +826,11 @@ static AVX2 void dw3x3_edge_pixel(
         __m256 acc = _mm256_loadu_ps(wc);
         for (size_t t = 0; t < 9; t++) {
             const size_t ix = columns[t % 3];
-            if (ix < input_width)
-                acc = _mm256_fmadd_ps(_mm256_maskload_ps(rows[t / 3] + ix * channels + c, mask), _mm256_loadu_ps(wc + 16 + 16 * t), acc);
+            if (ix < input_width) {
+                // Plain loads for a whole chunk: masked 256-bit loads are slow on some AMD cores.
+                const float *x = rows[t / 3] + ix * channels + c;
+                acc = _mm256_fmadd_ps(n == 8 ? _mm256_loadu_ps(x) : _mm256_maskload_ps(x, mask), _mm256_loadu_ps(wc + 16 + 16 * t), acc);
+            }
         }
         store_n(out + c, dw_epilogue(acc, clamp, vmin, vmax, slopes == NULL ? NULL : slopes + c), n);
     }
