@@ -11,7 +11,7 @@ import Synchronization
 /// loads, not a thread wake-up: operators last 5–100 µs, and waking a parked thread costs about
 /// as much as a small one.
 ///
-/// After each job the helpers spin (yielding the core) for ``spinSeconds`` before they park, so
+/// After each job the helpers spin (yielding the core after ``pollsBeforeYield`` polls) for ``spinSeconds`` before they park, so
 /// they are awake for the next operator of the same invocation but do not burn a core between
 /// frames. The calling thread always takes parts too: when the machine is busy and a helper is
 /// slow to wake, the caller simply runs more of the parts itself.
@@ -38,6 +38,11 @@ package final class WorkerPool: @unchecked Sendable {
 
     /// How long a helper keeps polling after a job before it parks.
     static let spinSeconds = 0.000_3
+    /// Polls (a job's parts finishing, a next job) before each further poll also yields the core:
+    /// tens of microseconds, what most operators take. `sched_yield` at every poll handed the core to
+    /// whatever else could run there, even a nice-19 build, for a whole time slice (milliseconds),
+    /// while the other thread waited for this one at the operator's end.
+    static let pollsBeforeYield = 2_000
     private static let maximumParts = (1 << 20) - 1
 
     package init(helpers: Int) {
@@ -92,7 +97,11 @@ package final class WorkerPool: @unchecked Sendable {
                 pthread_mutex_unlock(mutex)
             }
             runClaimedParts()
-            while unfinished.load(ordering: .acquiring) > 0 { sched_yield() }
+            var polls = 0
+            while unfinished.load(ordering: .acquiring) > 0 {
+                polls += 1
+                if polls > Self.pollsBeforeYield { sched_yield() }
+            }
             self.body = nil
         }
     }
@@ -138,7 +147,7 @@ package final class WorkerPool: @unchecked Sendable {
                 pthread_mutex_unlock(mutex)
                 return !stopping.load(ordering: .relaxed)
             }
-            sched_yield()
+            if polls > Self.pollsBeforeYield { sched_yield() }
         }
         return true
     }
