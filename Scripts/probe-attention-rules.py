@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What-ifs for attention and per-eye gaze that were measured and not adopted (README, "Gaze"): a
+"""What-ifs for attention and per-eye gaze that were measured and not adopted (docs/benchmarks/gaze.md; the README's "Gaze" sums them up): a
 measurement, no Swift code follows from it.
 
 Part 1 (Visage's own release build): `visage track --json --debounce 0` on every labelled clip
