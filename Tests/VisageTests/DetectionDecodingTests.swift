@@ -44,18 +44,7 @@ import Visage
     @Test(arguments: photoNames, [DetectorVariant.shortRange, .fullRange])
     func matchesMediaPipeSolution(photoName: String, variant: DetectorVariant) throws {
         let photo = DetectorFixtures.photo(photoName)
-        let expected = photo.tensors(variant).solution
-        let actual = try Self.detections(photo, variant)
-        try #require(actual.count == expected.count)
-        for (ours, theirs) in zip(actual, expected) {
-            let box = [ours.xMin, ours.yMin, ours.width, ours.height].map(Double.init)
-            for (a, b) in zip(box, theirs.box) { #expect(abs(a - b) <= 0.002, "box \(box) vs \(theirs.box)") }
-            for (point, reference) in zip(ours.keypoints, theirs.keypoints) {
-                #expect(abs(Double(point.x) - reference[0]) <= 0.002 && abs(Double(point.y) - reference[1]) <= 0.002,
-                        "keypoint \(point) vs \(reference)")
-            }
-            #expect(abs(Double(ours.score) - theirs.score) <= 0.001)
-        }
+        try DetectorFixtures.expect(try Self.detections(photo, variant), toMatch: photo.tensors(variant).solution, scoreTolerance: 0.001)
     }
 
     /// MediaPipe tasks' FaceDetector reports boxes in whole pixels, truncated towards zero.

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Visage
 
 /// The photos and MediaPipe results that `Scripts/make-face-fixtures.py` wrote into `Fixtures/`.
@@ -70,5 +71,22 @@ struct DetectorFixtures: Decodable {
 
     static func bytes(_ file: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url(file)))
+    }
+}
+
+extension DetectorFixtures {
+    /// Detections against MediaPipe's, in order: boxes and keypoints within 0.002 (normalized, origin top
+    /// left), scores within `scoreTolerance`.
+    static func expect(_ found: [Detection], toMatch expected: [SolutionDetection], scoreTolerance: Double) throws {
+        try #require(found.count == expected.count, "\(found.count) faces, MediaPipe \(expected.count)")
+        for (ours, theirs) in zip(found, expected) {
+            let box = [ours.xMin, ours.yMin, ours.width, ours.height].map(Double.init)
+            for (a, b) in zip(box, theirs.box) { #expect(abs(a - b) <= 0.002, "box \(box) vs \(theirs.box)") }
+            for (point, reference) in zip(ours.keypoints, theirs.keypoints) {
+                #expect(abs(Double(point.x) - reference[0]) <= 0.002 && abs(Double(point.y) - reference[1]) <= 0.002,
+                        "keypoint \(point) vs \(reference)")
+            }
+            #expect(abs(Double(ours.score) - theirs.score) <= scoreTolerance, "score \(ours.score) vs \(theirs.score)")
+        }
     }
 }
