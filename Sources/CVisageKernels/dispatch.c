@@ -99,46 +99,36 @@ static const visage_kernel_set portable_set = {
 };
 
 #if defined(__x86_64__) || defined(__i386__)
+// What the two AVX2 sets share: all but the tiles for panels of at most 8 channels.
+#define VISAGE_AVX2_FMA_SHARED \
+    .conv = visage_f32_conv_ukernel__avx2_fma_12x16, \
+    .conv_mr = 12, \
+    .gemv = visage_f32_gemv_ukernel__avx2_fma_4x16, \
+    .dot = visage_f32_dot_ukernel__avx2_fma_2x16, \
+    .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16, \
+    .dwconv_9 = visage_f32_dwconv_ukernel__avx2_fma_9p16, \
+    .maxpool = visage_f32_maxpool_ukernel__avx2_fma_u16, \
+    .vadd = visage_f32_vadd_ukernel__avx2_fma_u16, \
+    .vmul = visage_f32_vmul_ukernel__avx2_fma_u16, \
+    .vsub = visage_f32_vsub_ukernel__avx2_fma_u16, \
+    .vclamp = visage_f32_vclamp_ukernel__avx2_fma_u16, \
+    .vprelu = visage_f32_vprelu_ukernel__avx2_fma_u8, \
+    .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1, \
+    .warp = visage_u8_warp_ukernel__avx2_u8, \
+    .fma_peak = visage_f32_fma_peak__avx2_fma_12
+
 static const visage_kernel_set avx2_fma_set = {
-    .conv = visage_f32_conv_ukernel__avx2_fma_12x16,
+    VISAGE_AVX2_FMA_SHARED,
     .conv_narrow = visage_f32_conv_ukernel__avx2_fma_12x8,
-    .conv_mr = 12,
     .pointwise = visage_f32_pwconv_ukernel__avx2_fma_12x16,
-    .gemv = visage_f32_gemv_ukernel__avx2_fma_4x16,
-    .dot = visage_f32_dot_ukernel__avx2_fma_2x16,
-    .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,
-    .dwconv_9 = visage_f32_dwconv_ukernel__avx2_fma_9p16,
-    .maxpool = visage_f32_maxpool_ukernel__avx2_fma_u16,
-    .vadd = visage_f32_vadd_ukernel__avx2_fma_u16,
-    .vmul = visage_f32_vmul_ukernel__avx2_fma_u16,
-    .vsub = visage_f32_vsub_ukernel__avx2_fma_u16,
-    .vclamp = visage_f32_vclamp_ukernel__avx2_fma_u16,
-    .vprelu = visage_f32_vprelu_ukernel__avx2_fma_u8,
-    .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
-    .warp = visage_u8_warp_ukernel__avx2_u8,
-    .fma_peak = visage_f32_fma_peak__avx2_fma_12,
 };
 
 // The AVX2 set for cores whose FMA units are 128 bits wide: panels of at most 8 channels through
 // SSE tiles (a 256-bit broadcast per 256-bit FMA halved the narrow tile's rate there).
 static const visage_kernel_set avx2_fma_split_set = {
-    .conv = visage_f32_conv_ukernel__avx2_fma_12x16,
+    VISAGE_AVX2_FMA_SHARED,
     .conv_narrow = visage_f32_conv_ukernel__avx2_fma_12x8_sse,
-    .conv_mr = 12,
     .pointwise = visage_f32_pwconv_ukernel__avx2_fma_12x16_sse,
-    .gemv = visage_f32_gemv_ukernel__avx2_fma_4x16,
-    .dot = visage_f32_dot_ukernel__avx2_fma_2x16,
-    .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16,
-    .dwconv_9 = visage_f32_dwconv_ukernel__avx2_fma_9p16,
-    .maxpool = visage_f32_maxpool_ukernel__avx2_fma_u16,
-    .vadd = visage_f32_vadd_ukernel__avx2_fma_u16,
-    .vmul = visage_f32_vmul_ukernel__avx2_fma_u16,
-    .vsub = visage_f32_vsub_ukernel__avx2_fma_u16,
-    .vclamp = visage_f32_vclamp_ukernel__avx2_fma_u16,
-    .vprelu = visage_f32_vprelu_ukernel__avx2_fma_u8,
-    .vsigmoid = visage_f32_vsigmoid_ukernel__portable_u1,
-    .warp = visage_u8_warp_ukernel__avx2_u8,
-    .fma_peak = visage_f32_fma_peak__avx2_fma_12,
 };
 
 // The general depthwise kernel, max pooling and the few-channel dot kernel are the AVX2 kernels.
