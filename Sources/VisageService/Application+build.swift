@@ -13,9 +13,14 @@ import Visage
 /// let app = try buildApplication(configuration)   // VisageAnalyzer by default
 /// try await withServiceExecutor { try await app.runService() }   // SIGTERM/SIGINT drain and exit
 /// ```
+///
+/// `onWarmUpFailure` is called with the error when the models cannot be loaded, before the service ends
+/// with it: `visage serve` arms a watchdog there, since the service group's teardown can deadlock
+/// (see ``WarmUp``).
 public func buildApplication(
     _ configuration: ServiceConfiguration, analyzer: any FaceAnalyzing = VisageAnalyzer(),
-    metrics: ServiceMetrics = ServiceMetrics(), logger: Logger? = nil
+    metrics: ServiceMetrics = ServiceMetrics(), logger: Logger? = nil,
+    onWarmUpFailure: (@Sendable (any Error) -> Void)? = nil
 ) throws -> some ApplicationProtocol {
     let logger = logger ?? {
         var logger = Logger(label: "visage.serve")
@@ -79,7 +84,7 @@ public func buildApplication(
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "visage",
             availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
-        services: [WarmUp(analyzer: analyzer, readiness: readiness, logger: logger)],
+        services: [WarmUp(analyzer: analyzer, readiness: readiness, logger: logger, onFailure: onWarmUpFailure)],
         logger: logger)
     app.beforeServerStarts { logger.info("loading models", metadata: ["inferences": "\(configuration.maxConcurrentInferences)"]) }
     return app
@@ -87,10 +92,17 @@ public func buildApplication(
 
 /// Loads and warms the models off the request path, then marks the service ready; on shutdown it
 /// marks it not ready first, so a load balancer stops sending before the server stops accepting.
+///
+/// A load that fails throws, which ends the service group and so the service. That teardown cancels the
+/// group's tasks, and about 1 in 150 times (debug build, two at once) swift-async-algorithms' `merge`,
+/// which the group waits on, deadlocks against the task's cancellation (its issue 430, fixed by its PR
+/// 444, not released): the process then stays alive, never ready, never exiting. `onFailure` lets the
+/// process's owner act on the error first (`visage serve` exits 1 if the teardown has not ended it soon).
 struct WarmUp: Service {
     let analyzer: any FaceAnalyzing
     let readiness: Readiness
     let logger: Logger
+    var onFailure: (@Sendable (any Error) -> Void)? = nil
 
     func run() async throws {
         let analyzer = self.analyzer
@@ -99,11 +111,17 @@ struct WarmUp: Service {
         // device where a model file should be) must not keep a SIGTERM'd service alive, listening and
         // never ready. Shutdown then leaves the load's thread to the process's exit.
         let outcome = ResumeOnce<Bool>()
+        let onFailure = self.onFailure
         let warmed = try await withGracefulShutdownHandler {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
                     outcome.set(continuation)
-                    DispatchQueue.global().async { outcome.resume(with: Result { try analyzer.warmUp(); return true }) }
+                    DispatchQueue.global().async {
+                        outcome.resume(with: Result {
+                            do { try analyzer.warmUp() } catch { onFailure?(error); throw error }
+                            return true
+                        })
+                    }
                 }
             } onCancel: {
                 outcome.resume(with: .failure(CancellationError()))

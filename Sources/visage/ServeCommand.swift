@@ -90,7 +90,19 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let app = try buildApplication(serviceConfiguration)
+        let app = try buildApplication(serviceConfiguration, onWarmUpFailure: Self.exitSoon)
         try await withServiceExecutor { try await app.runService() }
+    }
+
+    /// Models that cannot be loaded end the service with exit status 1. The service group's teardown
+    /// normally ends the process within milliseconds, printing the error; when it deadlocks (``WarmUp``),
+    /// this prints the same error after 10 s and exits.
+    @Sendable static func exitSoon(after error: any Error) {
+        let message = "Error: \(error)\n"
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 10)
+            FileHandle.standardError.write(Data(message.utf8))
+            Foundation.exit(1)
+        }
     }
 }

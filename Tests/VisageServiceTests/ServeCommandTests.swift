@@ -132,9 +132,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await Server.start([], environment: ["VISAGE_MODELS": folder.path])
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
+        // The service's own watchdog ends it within 10 s even when its teardown deadlocks. Past 60 s it is
+        // killed, so that the waiting task ends and the test fails instead of hanging (a task group waits for
+        // every child, and `exit()` cannot be cancelled).
         let exited = await withTaskGroup(of: Bool.self) { group in
             group.addTask { await server.exit(); return true }
-            group.addTask { try? await Task.sleep(for: .seconds(60)); return false }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(60))
+                if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) }
+                return false
+            }
             defer { group.cancelAll() }
             return await group.next() ?? false
         }
