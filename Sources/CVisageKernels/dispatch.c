@@ -24,6 +24,14 @@ int visage_cpu_has_avx2_fma(void) {
 #endif
 }
 
+void visage_spin_hint(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 int visage_cpu_has_avx512(void) {
 #if defined(__x86_64__) || defined(__i386__)
     static int cached = -1;

@@ -31,6 +31,11 @@ int visage_cpu_has_avx2_fma(void);
 /// registers, else 0.
 int visage_cpu_has_avx512(void);
 
+/// A spin-wait hint (x86 PAUSE, Arm YIELD, nothing elsewhere): a thread polling for work calls it
+/// between polls, so the core spends less power and its sibling, if any, more time, without handing
+/// the core to another process as `sched_yield` would.
+void visage_spin_hint(void);
+
 /// 1 when this machine can run the kernels of `isa`.
 int visage_isa_is_available(visage_isa isa);
 

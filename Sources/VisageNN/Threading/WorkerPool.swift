@@ -5,15 +5,19 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CVisageKernels
 import Synchronization
 
 /// Threads kept for one interpreter, so that splitting an operator costs a store and a few
 /// loads, not a thread wake-up: operators last 5–100 µs, and waking a parked thread costs about
 /// as much as a small one.
 ///
-/// After each job the helpers spin (yielding the core after ``pollsBeforeYield`` polls) for ``spinSeconds`` before they park, so
-/// they are awake for the next operator of the same invocation but do not burn a core between
-/// frames. The calling thread always takes parts too: when the machine is busy and a helper is
+/// After each job the helpers spin for ``spinSeconds`` before they park, so they are awake for the
+/// next operator of the same invocation but do not burn a core between frames. They spin without
+/// `sched_yield`: on Linux's EEVDF scheduler a yield hands the core to any runnable process, a
+/// nice-19 build included, for its whole slice (0.75 ms), and a helper that yielded while the caller
+/// ran a 16 µs serial operator missed the next dozens of operators (full range's second thread gave
+/// 1.0× on its last 45 layers with two builds running). The calling thread always takes parts too: when the machine is busy and a helper is
 /// slow to wake, the caller simply runs more of the parts itself.
 ///
 /// A job's part count and the next part to hand out live in one atomic word, so a helper that
@@ -38,11 +42,11 @@ package final class WorkerPool: @unchecked Sendable {
 
     /// How long a helper keeps polling after a job before it parks.
     static let spinSeconds = 0.000_3
-    /// Polls (a job's parts finishing, a next job) before each further poll also yields the core:
-    /// tens of microseconds, what most operators take. `sched_yield` at every poll handed the core to
-    /// whatever else could run there, even a nice-19 build, for a whole time slice (milliseconds),
-    /// while the other thread waited for this one at the operator's end.
-    static let pollsBeforeYield = 2_000
+    /// How long the caller waits for a helper's part before each further poll also yields the core
+    /// (the helper may have been preempted onto this same core). Shorter waits only spin: a yield
+    /// hands the core to whatever else could run there, even a nice-19 build, for a time slice
+    /// (milliseconds), while the other thread waits for this one at the operator's end.
+    static let callerSpinSeconds = 0.000_5
     private static let maximumParts = (1 << 20) - 1
 
     package init(helpers: Int) {
@@ -97,10 +101,16 @@ package final class WorkerPool: @unchecked Sendable {
                 pthread_mutex_unlock(mutex)
             }
             runClaimedParts()
-            var polls = 0
+            var polls = 0, yielding = false
+            let start = ContinuousClock.now, patience = Duration.seconds(Self.callerSpinSeconds)
             while unfinished.load(ordering: .acquiring) > 0 {
                 polls += 1
-                if polls > Self.pollsBeforeYield { sched_yield() }
+                if yielding {
+                    sched_yield()
+                } else {
+                    visage_spin_hint()
+                    if polls & 63 == 0, ContinuousClock.now - start > patience { yielding = true }
+                }
             }
             self.body = nil
         }
@@ -147,7 +157,7 @@ package final class WorkerPool: @unchecked Sendable {
                 pthread_mutex_unlock(mutex)
                 return !stopping.load(ordering: .relaxed)
             }
-            if polls > Self.pollsBeforeYield { sched_yield() }
+            visage_spin_hint()
         }
         return true
     }
