@@ -10,7 +10,10 @@ public struct ImageDecodingOptions: Sendable, Hashable {
     /// Shrink on load: a JPEG is decoded at the smallest scaled-IDCT size of 1/2, 1/4 or 1/8 whose longer
     /// side still reaches this many pixels (full size when none does); no resize follows, so the result
     /// can be larger. libjpeg computes only the coefficients that size needs, so a 12-megapixel photo
-    /// wanted at 512 pixels costs a fraction of a full decode. Other formats decode at full size.
+    /// wanted at 512 pixels costs a fraction of a full decode. At 1/8 a sequential (baseline) JPEG is read
+    /// for its blocks' DC terms alone, which skips the AC coefficients several at a time; its chroma is then
+    /// block-constant where libjpeg's 1/8 decode of 4:2:0 or 4:2:2 chroma is not (`JPEGDCDecoder`).
+    /// Other formats decode at full size.
     /// Ignored when ``maximumDimension`` is set. Nil (the default) decodes at full size.
     public var minimumDimension: Int? = nil
     /// How many threads one decode may use. A JPEG whose entropy-coded data has restart markers (many

@@ -27,7 +27,9 @@ package enum JPEGCodec {
             isProgressive: markers.isProgressive)
     }
 
-    package static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions) throws(ImageError) -> Image {
+    /// `dcOnly`: shrink on load at 1/8 reads only the blocks' DC terms (``JPEGDCDecoder``) when it can;
+    /// false always decodes with libjpeg (the reference its tests compare against).
+    package static func decode(_ bytes: UnsafeRawBufferPointer, options: ImageDecodingOptions, dcOnly: Bool = true) throws(ImageError) -> Image {
         let markers = try JPEGMarkers(bytes)
         try checkPixelLimit(width: markers.width, height: markers.height, limit: options.pixelLimit)
         let decoder = try JPEGDecoder(bytes, pixelLimit: options.pixelLimit)
@@ -37,7 +39,13 @@ package enum JPEGCodec {
         } else if let minimum = options.minimumDimension {
             scale = halvingScaleNumerator(width: decoder.width, height: decoder.height, atLeast: minimum)
         }
+        // libjpeg's start checks the tables and sampling factors the DC decoder then relies on.
         let output = try decoder.start(scaleNumerator: scale)
+        if dcOnly, scale == 1, options.maximumDimension == nil, decoder.isGray || decoder.isYCbCr, markers.isSequentialHuffman,
+           let image = try JPEGDCDecoder.decodeEighth(bytes, threads: options.threads, orientation: markers.orientation),
+           (image.width, image.height) == output {
+            return image
+        }
         let pixelFormat: PixelFormat = decoder.isGray ? .gray8 : .rgb8
         return try Image(uninitializedWidth: output.width, height: output.height, pixelFormat: pixelFormat, orientation: markers.orientation) { out throws(ImageError) in
             if decoder.isCMYK {

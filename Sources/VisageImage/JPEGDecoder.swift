@@ -12,6 +12,8 @@ package final class JPEGDecoder {
     package let height: Int
     package let isGray: Bool
     package let isCMYK: Bool
+    /// Stored as YCbCr (libjpeg's reading of the JFIF and Adobe markers and the component ids).
+    package let isYCbCr: Bool
 
     /// Reads the header. `pixelLimit` also caps libjpeg's working memory (progressive files keep every
     /// coefficient: about 2 bytes a sample), so a small file can never claim gigabytes.
@@ -52,6 +54,7 @@ package final class JPEGDecoder {
         (width, height) = (Int(header.width), Int(header.height))
         isGray = header.color == VJPEG_COLOR_GRAY
         isCMYK = header.color == VJPEG_COLOR_CMYK || header.color == VJPEG_COLOR_YCCK
+        isYCbCr = header.color == VJPEG_COLOR_YCBCR
         do throws(ImageError) {
             // The header libjpeg read is the one it will decode; check its size too.
             try checkPixelLimit(width: width, height: height, limit: pixelLimit)

@@ -38,6 +38,11 @@ struct JPEGBandsTests {
         return options
     }
 
+    /// libjpeg's decode (not the 1/8 DC decoder, ``JPEGDCDecoder``), with or without bands.
+    static func libjpeg(_ data: Data, options: ImageDecodingOptions) throws -> Image {
+        try data.withUnsafeBytes { bytes throws(ImageError) in try JPEGCodec.decode(bytes, options: options, dcOnly: false) }
+    }
+
     /// The rows of `data` at `scale`/8 decoded by bands into one buffer, when the bands could be used.
     static func bandPixels(_ data: Data, scale: Int, bands: Int) throws -> [UInt8]? {
         try data.withUnsafeBytes { bytes -> [UInt8]? in
@@ -69,10 +74,10 @@ struct JPEGBandsTests {
     func bandsGiveTheRowsOfOneDecoder(gray: Bool, quality: Int, restartInterval: Int, restartRows: Int) throws {
         let data = try Self.encoded(gray: gray, quality: quality, restartInterval: restartInterval, restartRows: restartRows)
         for (scale, minimum) in Self.scales {
-            let serial = try Image(data: data, options: Self.options(threads: 1, minimum: minimum))
+            let serial = try Self.libjpeg(data, options: Self.options(threads: 1, minimum: minimum))
             #expect(serial.width == JPEGCodec.scaledSize(width: 1203, height: 917, numerator: scale).width)
             for threads in [2, 3] {
-                let banded = try Image(data: data, options: Self.options(threads: threads, minimum: minimum))
+                let banded = try Self.libjpeg(data, options: Self.options(threads: threads, minimum: minimum))
                 #expect(banded.packedPixels == serial.packedPixels, "scale \(scale)/8, \(threads) threads")
                 // 4:2:0 at full scale upsamples its chroma smoothly across rows: one decoder only.
                 let smoothChroma = !gray && quality <= 90 && scale == 8

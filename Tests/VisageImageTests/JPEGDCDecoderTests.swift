@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+import VisageGeometry
+import VisageImage
+
+/// The 1/8-scale picture from DC terms alone (``JPEGDCDecoder``) against libjpeg's own 1/8 decode of the same
+/// files (`JPEGCodec.decode(_:options:dcOnly: false)`), on small committed fixtures (Scripts/make-jpeg-dc-fixtures.py,
+/// 203×157: no side a multiple of an MCU).
+struct JPEGDCDecoderTests {
+    static func fixture(_ name: String) throws -> Data { try Fixtures.data("jpeg-dc/\(name).jpg") }
+
+    /// Shrink on load to 1/8 (the smallest halving scale: any longer side reaches 1 pixel).
+    static func eighth(threads: Int = 1) -> ImageDecodingOptions {
+        var options = ImageDecodingOptions(applyOrientation: false)
+        options.minimumDimension = 1
+        options.threads = threads
+        return options
+    }
+
+    static func libjpeg(_ data: Data) throws -> Image {
+        try data.withUnsafeBytes { bytes throws(ImageError) in try JPEGCodec.decode(bytes, options: eighth(), dcOnly: false) }
+    }
+
+    static func dcOnly(_ data: Data, threads: Int = 1) throws -> Image? {
+        try data.withUnsafeBytes { bytes throws(ImageError) in
+            try JPEGDCDecoder.decodeEighth(bytes, threads: threads, orientation: .up)
+        }
+    }
+
+    /// Largest and mean absolute difference of two pictures' samples.
+    static func difference(_ a: Image, _ b: Image) -> (maximum: Int, mean: Double) {
+        let (x, y) = (a.packedPixels, b.packedPixels)
+        let differences = zip(x, y).map { abs(Int($0) - Int($1)) }
+        return (differences.max() ?? 0, Double(differences.reduce(0, +)) / Double(max(differences.count, 1)))
+    }
+
+    /// Gray, 4:4:4 and 4:2:2 are libjpeg's 1/8 decode exactly (its 1×1 IDCT, its colour tables, and at 1/8
+    /// it repeats 4:2:2 chroma too). 4:2:0 differs in colour: libjpeg decodes its chroma at 1/8 with a 2×2
+    /// IDCT (from the block's odd AC terms), this decoder repeats each chroma block's DC over 2×2 pixels.
+    @Test(arguments: [
+        ("gray", 0, 0.0), ("gray-restart", 0, 0.0), ("444", 0, 0.0), ("444-restart", 0, 0.0),
+        ("422", 0, 0.0), ("422-restart", 0, 0.0), ("420", 48, 4.0), ("420-restart", 48, 4.0),
+    ])
+    func matchesLibjpegsEighth(name: String, maximum: Int, mean: Double) throws {
+        let data = try Self.fixture(name)
+        let reference = try Self.libjpeg(data)
+        let decoded = try #require(try Self.dcOnly(data))
+        #expect((decoded.width, decoded.height) == (26, 20))
+        #expect((decoded.width, decoded.height, decoded.pixelFormat) == (reference.width, reference.height, reference.pixelFormat))
+        let (largest, average) = Self.difference(decoded, reference)
+        #expect(largest <= maximum, "\(name): max difference \(largest)")
+        #expect(average <= mean, "\(name): mean difference \(average)")
+        // Shrink on load at 1/8 now gives this picture.
+        #expect(try Image(data: data, options: Self.eighth()).packedPixels == decoded.packedPixels)
+    }
+
+    @Test(arguments: ["gray", "444", "420", "422"])
+    func restartMarkersChangeNothing(name: String) throws {
+        let plain = try #require(try Self.dcOnly(try Self.fixture(name)))
+        let restart = try #require(try Self.dcOnly(try Self.fixture("\(name)-restart"), threads: 2))
+        #expect(plain.packedPixels == restart.packedPixels)
+    }
+
+    /// Restart intervals on two threads give the picture of one; the file must be large enough for two.
+    @Test(arguments: [(false, 90), (false, 95), (true, 90)])
+    func twoThreadsGiveOnesPicture(gray: Bool, quality: Int) throws {
+        let data = try JPEGBandsTests.encoded(gray: gray, quality: quality, restartInterval: 0, restartRows: 1)
+        #expect(data.count > 2 * 128 * 1024)
+        let one = try #require(try Self.dcOnly(data, threads: 1))
+        let two = try #require(try Self.dcOnly(data, threads: 2))
+        #expect(one.packedPixels == two.packedPixels)
+        // 4:4:4 and gray are exact (4:2:0's colour differs: `matchesLibjpegsEighth`).
+        if quality > 90 || gray { #expect(one.packedPixels == (try Self.libjpeg(data)).packedPixels) }
+    }
+
+    /// Progressive files, and anything but a sequential Huffman scan, are left to libjpeg.
+    @Test func progressiveIsLibjpegs() throws {
+        let data = try Self.fixture("progressive")
+        #expect(try Self.dcOnly(data) == nil)
+        #expect(try Image(data: data, options: Self.eighth()).packedPixels == (try Self.libjpeg(data)).packedPixels)
+    }
+
+    /// Damaged data gives libjpeg's error, or a picture: libjpeg's own when the DC decoder gave up, and for
+    /// gray, 4:4:4 and 4:2:2 (where both are exact) the same picture when it did not.
+    @Test(arguments: ["gray-restart", "444-restart", "420", "422-restart"])
+    func damagedDataGivesLibjpegsErrorOrPicture(name: String) throws {
+        let original = try Self.fixture(name)
+        let scan = try original.withUnsafeBytes { bytes in try #require(JPEGDCDecoder.headers(bytes)).scanDataOffset }
+        var damaged: [(String, Data)] = []
+        for fraction in [0.1, 0.5, 0.9] {
+            let cut = scan + Int(Double(original.count - scan) * fraction)
+            damaged.append(("cut at \(cut)", original.prefix(cut)))
+        }
+        damaged.append(("no end-of-image marker", original.dropLast(2)))
+        damaged.append(("half an end-of-image marker", original.dropLast(1)))
+        var state: UInt32 = 2024
+        for _ in 0 ..< 40 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let offset = scan + Int(state >> 8) % (original.count - 2 - scan)
+            var flipped = original
+            flipped[offset] ^= UInt8(truncatingIfNeeded: state | 1)
+            damaged.append(("byte \(offset) flipped", flipped))
+        }
+        if let marker = (scan ..< original.count - 1).first(where: { original[$0] == 0xFF && original[$0 + 1] == 0xD0 }) {
+            var lost = original
+            lost.removeSubrange(marker ..< marker + 2)
+            damaged.append(("RST0 removed", lost))
+            var wrong = original
+            wrong[marker + 1] = 0xD3
+            damaged.append(("RST0 made RST3", wrong))
+        }
+        let exact = !name.hasPrefix("420")
+        for (label, data) in damaged {
+            let reference = Result { try Self.libjpeg(data) }
+            let decoded = Result { try Image(data: data, options: Self.eighth(threads: 2)) }
+            switch (reference, decoded) {
+            case (.failure(let expected as ImageError), .failure(let error as ImageError)):
+                #expect(error == expected, "\(label)")
+            case (.success(let expected), .success(let image)):
+                #expect((image.width, image.height) == (expected.width, expected.height), "\(label)")
+                if exact { #expect(image.packedPixels == expected.packedPixels, "\(label)") }
+            default:
+                Issue.record("\(label): libjpeg \(reference), DC decoder \(decoded)")
+            }
+        }
+    }
+
+    /// The skip table's entries against decoding the same bits one symbol at a time.
+    @Test func skipTableStepsAreWholeSymbols() throws {
+        let data = try Self.fixture("420")
+        let headers = try data.withUnsafeBytes { bytes in try #require(JPEGDCDecoder.headers(bytes)) }
+        let bits = JPEGDCDecoder.acLookupBits
+        for codes in headers.acCodes.compactMap({ $0 }) {
+            let table = codes.skipTable(bits: bits)
+            var state: UInt64 = 7
+            for _ in 0 ..< 2000 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let index = Int(state >> UInt64(64 - bits))
+                // One symbol at a time, as libjpeg reads them, while code and extra bits lie within `bits`.
+                var window = UInt64(index) << UInt64(64 - bits), used = 0, positions = 0, ends = false
+                while let (length, symbol) = codes.decode(window, longerThan: 0), used + length <= bits, positions < 64 {
+                    let run = Int(symbol >> 4), size = Int(symbol & 15)
+                    if size == 0, run != 15 { used += length; ends = true; break }
+                    guard used + length + size <= bits else { break }
+                    used += length + size
+                    positions += size == 0 ? 16 : run + 1
+                    window <<= UInt64(length + size)
+                }
+                let entry = table[index]
+                #expect(Int(entry & 31) == used)
+                if used > 0 {
+                    #expect(Int(entry >> 5) & 127 == min(positions + (ends ? 1 : 0), 127))
+                    #expect((entry & 0x1000 != 0) == ends)
+                } else {
+                    #expect(Int(entry >> 5) & 127 == 127)
+                }
+            }
+        }
+    }
+}
