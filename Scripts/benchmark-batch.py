@@ -9,8 +9,9 @@ upscale would give 1 MB of smooth picture that is cheaper to decode than any cam
 collection and N in 1, 2 it reports images/s (wall clock, from process start to the last result, model
 loading included), images per CPU-second (user + system time of every process: what a busy shared machine
 does not inflate), and the peak RSS of the process (visage: its one process; MediaPipe: the largest worker
-and the pool's sum). Then, for one 12 MP photo saved without and with restart markers, `visage detect
---benchmark`'s decode plus fast detection against a full decode alone (the issue's quarter).
+and the pool's sum). Then, for one 12 MP photo with noise and the same source upscaled smooth, each saved
+without and with restart markers, `visage detect --benchmark`'s decode plus fast detection against a full
+decode alone (the issue's quarter), on all cores and pinned to one (`taskset -c 0`).
 
     python3 -m venv .venv && .venv/bin/pip install mediapipe==0.10.21 opencv-python-headless Pillow
     swift build -c release --product visage
@@ -21,6 +22,7 @@ import json
 import multiprocessing
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -66,22 +68,27 @@ def make_collection(folder, count, size, noise=0.0):
     return paths
 
 
-def latency_pair(path, folder):
-    """The picture of `path` saved twice at quality 92, without and with a restart marker every MCU row
-    (which many camera and phone encoders write, and which lets the decode use both cores)."""
+def latency_photos(path, folder):
+    """The picture of `path` (with noise) and the same source upscaled without noise (smooth, about 1 MB),
+    each saved at quality 92 without and with a restart marker every MCU row (which many camera and phone
+    encoders write, and which lets the decode use both cores)."""
     from PIL import Image
-    picture = Image.open(path).convert("RGB")
-    pair = []
-    for name, extra in (("plain.jpg", {}), ("restart-markers.jpg", {"restart_marker_rows": 1})):
-        target = os.path.join(folder, name)
-        picture.save(target, quality=92, **extra)
-        pair.append(target)
-    return pair
+    w, h = Image.open(SOURCES[0]).size
+    smooth = Image.open(SOURCES[0]).convert("RGB").crop((0, 0, w - 16, h - 16)).resize((4000, 3000), Image.BILINEAR)
+    photos = []
+    for label, picture in (("noisy", Image.open(path).convert("RGB")), ("smooth", smooth)):
+        for name, extra in (("plain.jpg", {}), ("restart-markers.jpg", {"restart_marker_rows": 1})):
+            target = os.path.join(folder, name if label == "noisy" else f"smooth-{name}")
+            picture.save(target, quality=92, **extra)
+            photos.append(target)
+    return photos
 
 
-def run_latency(visage, path, runs):
-    """`visage detect --benchmark`: medians of decode plus fast detection, and of a full decode alone."""
-    child = subprocess.run([visage, "detect", "--json", "--benchmark", str(runs), path], check=True, capture_output=True, text=True)
+def run_latency(visage, path, runs, one_core=False):
+    """`visage detect --benchmark`: medians of decode plus fast detection, and of a full decode alone; with
+    `one_core`, pinned to CPU 0 (`taskset`)."""
+    command = (["taskset", "-c", "0"] if one_core else []) + [visage, "detect", "--json", "--benchmark", str(runs), path]
+    child = subprocess.run(command, check=True, capture_output=True, text=True)
     return json.loads(child.stdout)
 
 
@@ -158,7 +165,7 @@ def main():
     parser.add_argument("--large", type=int, default=100, help="12 MP JPEGs")
     parser.add_argument("--rounds", type=int, default=1, help="runs of each configuration; the fastest is kept")
     parser.add_argument("--latency-runs", type=int, default=20,
-                        help="`visage detect --benchmark` runs on one 12 MP photo, with and without restart markers (0: skip)")
+                        help="`visage detect --benchmark` runs on two 12 MP photos (noisy, smooth), with and without restart markers (0: skip)")
     parser.add_argument("--visage", default=os.path.join(ROOT, ".build", "release", "visage"))
     parser.add_argument("--work", help="folder for the collections (default: a temporary one)")
     parser.add_argument("--mediapipe", help=argparse.SUPPRESS)
@@ -198,13 +205,16 @@ def main():
         print(f"{label}: visage 1 → 2 jobs = {rates['visage', 2] / rates['visage', 1]:.2f}×, "
               f"MediaPipe {rates['MediaPipe', 2] / rates['MediaPipe', 1]:.2f}×")
         if size == (4000, 3000) and args.latency_runs:
-            for path in latency_pair(open(listing).readline().strip(), work):
-                t = run_latency(args.visage, path, args.latency_runs)
-                print(f"12 MP, one image ({os.path.basename(path)}, {os.path.getsize(path) / 1e6:.1f} MB): decode + fast detection "
-                      f"{t['decodeAndDetectMilliseconds']:.1f} ms (CPU {t['decodeAndDetectCPUMilliseconds']:.1f}), full decode alone "
-                      f"{t['fullDecodeMilliseconds']:.1f} ms (CPU {t['fullDecodeCPUMilliseconds']:.1f}): "
-                      f"{t['decodeAndDetectMilliseconds'] / t['fullDecodeMilliseconds']:.2f} of it "
-                      f"(CPU {t['decodeAndDetectCPUMilliseconds'] / t['fullDecodeCPUMilliseconds']:.2f}); medians of {args.latency_runs}")
+            cores = [False, True] if shutil.which("taskset") and (os.cpu_count() or 1) > 1 else [False]
+            for path in latency_photos(open(listing).readline().strip(), work):
+                for one_core in cores:
+                    t = run_latency(args.visage, path, args.latency_runs, one_core)
+                    print(f"12 MP, one image ({os.path.basename(path)}, {os.path.getsize(path) / 1e6:.1f} MB, "
+                          f"{'1 core' if one_core else f'{os.cpu_count()} cores'}): decode + fast detection "
+                          f"{t['decodeAndDetectMilliseconds']:.1f} ms (CPU {t['decodeAndDetectCPUMilliseconds']:.1f}), full decode alone "
+                          f"{t['fullDecodeMilliseconds']:.1f} ms (CPU {t['fullDecodeCPUMilliseconds']:.1f}): "
+                          f"{t['decodeAndDetectMilliseconds'] / t['fullDecodeMilliseconds']:.2f} of it "
+                          f"(CPU {t['decodeAndDetectCPUMilliseconds'] / t['fullDecodeCPUMilliseconds']:.2f}); medians of {args.latency_runs}")
 
 
 if __name__ == "__main__":
