@@ -22,7 +22,9 @@ public final class Interpreter {
         let plan = model.plan
         // Bounded at load: the arena by `Graph.activationByteLimit`, the constants by the file's own bytes.
         storageCount = plan.arenaCount + plan.constants.count
-        let storage = UnsafeMutablePointer<Float>.allocate(capacity: max(storageCount, 1))
+        // On a cache line: the planner places every tensor at a multiple of 16 floats from here.
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: max(storageCount, 1) * MemoryLayout<Float>.stride, alignment: 64)
+            .bindMemory(to: Float.self, capacity: max(storageCount, 1))
         storage.initialize(repeating: 0, count: max(storageCount, 1))
         plan.constants.withUnsafeBufferPointer { constants in
             if let base = constants.baseAddress {

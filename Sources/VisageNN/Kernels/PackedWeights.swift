@@ -5,7 +5,7 @@ import CVisageKernels
 /// to whole panels.
 struct PackedWeights: Sendable {
     let epilogue: ConvolutionEpilogue
-    private let packed: [Float]
+    private let packed: AlignedFloats
     private let slopes: [Float]
     private let zeros: [Float]
 
@@ -23,10 +23,8 @@ struct PackedWeights: Sendable {
             epilogue.preluSlopes == nil || epilogue.preluSlopes!.count == channels,
             "PReLU slope count \(epilogue.preluSlopes!.count) does not match \(channels) output channels")
         self.epilogue = epilogue
-        packed = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-            pack(buffer.baseAddress!)
-            initialized = count
-        }
+        packed = AlignedFloats(count: count)
+        pack(packed.base)
         slopes = epilogue.paddedSlopes(channels: channels)
         zeros = Array(repeating: 0, count: zeroCount)
     }
@@ -35,10 +33,27 @@ struct PackedWeights: Sendable {
     func withOperands<R>(
         _ body: (_ packed: UnsafePointer<Float>, _ zeros: UnsafePointer<Float>, _ epilogue: UnsafePointer<visage_f32_epilogue>) -> R
     ) -> R {
-        packed.withUnsafeBufferPointer { packed in
-            zeros.withUnsafeBufferPointer { zeros in
-                epilogue.withKernelEpilogue(paddedSlopes: slopes) { body(packed.baseAddress!, zeros.baseAddress!, $0) }
-            }
+        zeros.withUnsafeBufferPointer { zeros in
+            epilogue.withKernelEpilogue(paddedSlopes: slopes) { body(UnsafePointer(packed.base), zeros.baseAddress!, $0) }
         }
     }
+}
+
+/// Floats on a 64-byte boundary, freed with their owner: a 16-float weight panel or activation row
+/// then fills one cache line, where an array's storage (after its header) or a large malloc (16
+/// bytes past a page) split every second 256-bit load across two lines.
+final class AlignedFloats: @unchecked Sendable {
+    /// The first float; written only while the owner is being built.
+    let base: UnsafeMutablePointer<Float>
+    let count: Int
+
+    /// `count` floats (at least one allocated), zeroed.
+    init(count: Int) {
+        self.count = count
+        base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * MemoryLayout<Float>.stride, alignment: 64)
+            .bindMemory(to: Float.self, capacity: max(count, 1))
+        base.initialize(repeating: 0, count: max(count, 1))
+    }
+
+    deinit { base.deallocate() }
 }
