@@ -81,6 +81,23 @@ struct FaceDetectorLandmarkTests {
         }
     }
 
+    /// Accurate mode cuts the mesh region of a face fast mode finds from fast mode's box, as MediaPipe's
+    /// FaceLandmarker does (``FastFaceCoverage/fastFace(for:in:)``): without refinement its landmarks are
+    /// FaceLandmarker's within half a pixel, as fast mode's are, though its reported box is its own.
+    @Test(arguments: ["astronaut.jpg", "astronaut-rolled.jpg"])
+    func accurateModesMeshStartsFromFastModesBox(name: String) throws {
+        let photo = LandmarkFixtures.photo(name)
+        let options = FaceDetectorOptions(performanceMode: .accurate, landmarkMode: .all, meshRegionRefinement: false)
+        let face = try Self.face(name, options)
+        for type in FaceLandmark.LandmarkType.allCases {
+            let position = try #require(face.landmark(type)?.position)
+            let d = SIMD2(position.x, position.y) - photo.mesh.pixel(type.meshIndex)
+            #expect((d * d).sum().squareRoot() < 0.5, "\(name): \(type)")
+        }
+        let fast = try Self.face(name, .init(landmarkMode: .all))
+        #expect(face.frame != fast.frame, "accurate mode reports its merged box")
+    }
+
     @Test func imageWithoutFacesGivesNoFaces() throws {
         let image = try Image(contentsOf: DetectorFixtures.url("no-face.png"))
         #expect(try FaceDetector(options: Self.everything).process(image).isEmpty)

@@ -11,6 +11,10 @@ package struct DetectedFace: Sendable, Hashable {
     /// Whose keypoints the angles read: fast mode's short-range model, or accurate mode's merged
     /// detections (counted as the full-range model's; ``HeadAngles/levelNoseHeight(for:)``).
     package var keypointDetector: DetectorVariant
+    /// The detection the mesh region is cut from when it is not ``detection``: in accurate mode, fast
+    /// mode's detection of the same face (``FastFaceCoverage/fastFace(for:in:)``), so the mesh starts
+    /// from the region MediaPipe's FaceLandmarker uses and refinement (``MeshRefinement``) moves it from there.
+    package var meshDetection: Detection?
 
     /// The same face in a picture of `width` × `height` (the full size of a reduced decode): the normalized
     /// detection is kept, the pixel size and the angles its keypoints give follow the new size.
@@ -62,7 +66,8 @@ package enum FaceDetectionPipeline {
     /// false face (precision 56/59 → 56/58), for three full-range runs less. A face found in several views is kept from
     /// the view whose detection scores highest, where it stands upright (``QuarterTurn/mostConfident(_:threshold:)``),
     /// so its keypoints, and its roll, show its true in-plane angle; faces found in one view only are added.
-    /// Last, accurate mode makes sure each of fast mode's faces is reported at IoU ≥ 0.5 (``FastFaceCoverage``).
+    /// Last, accurate mode makes sure each of fast mode's faces is reported at IoU ≥ 0.5 (``FastFaceCoverage``),
+    /// and a face fast mode found keeps fast mode's detection for its mesh region (``DetectedFace/meshDetection``).
     /// `stageEnded` is called with each stage's name as it ends (``StageProfile``).
     package static func detect(
         in image: Image, orientation: ImageOrientation? = nil, mode: FaceDetectorOptions.PerformanceMode,
@@ -107,7 +112,8 @@ package enum FaceDetectionPipeline {
         let faces = detections.map { detection in
             var face = DetectedFace(
                 detection: detection, imageWidth: upright.width, imageHeight: upright.height,
-                angles: HeadAngles(roll: 0, yaw: 0, pitch: 0), keypointDetector: mode == .fast ? .shortRange : .fullRange)
+                angles: HeadAngles(roll: 0, yaw: 0, pitch: 0), keypointDetector: mode == .fast ? .shortRange : .fullRange,
+                meshDetection: fastFaces.flatMap { FastFaceCoverage.fastFace(for: detection, in: $0) })
             face.angles = HeadAngles(keypoints: face.pixelKeypoints, detector: face.keypointDetector)
             return face
         }

@@ -78,12 +78,13 @@ package enum FaceLandmarkPipeline {
         return LandmarkResult(analysis: analysis, captureQuality: quality)
     }
 
-    /// The mesh regions of faces the detector found.
+    /// The mesh regions of faces the detector found, each cut from its ``DetectedFace/meshDetection`` when
+    /// it has one.
     package static func regions(for faces: [DetectedFace]) throws(FaceDetectionError) -> [MeshRegion?] {
         var regions: [MeshRegion?] = []
         for face in faces {
             do {
-                regions.append(try MeshRegion(detection: face.detection, imageWidth: face.imageWidth, imageHeight: face.imageHeight))
+                regions.append(try MeshRegion(detection: face.meshDetection ?? face.detection, imageWidth: face.imageWidth, imageHeight: face.imageHeight))
             } catch {
                 throw .landmarks(reason: error.description)
             }

@@ -30,6 +30,24 @@ package enum FastFaceCoverage {
         return reported
     }
 
+    /// The face of `fastFaces` that overlaps `detection` most, at IoU ≥ ``sameFace``: the same face as
+    /// fast mode found it, whose box accurate mode's mesh region is cut from.
+    ///
+    /// The mesh follows its region, and accurate mode's merged box (led by the full-range model's) sits
+    /// elsewhere on the face than the short-range box MediaPipe's FaceLandmarker cuts its region from. On
+    /// `Scripts/evaluate.py --tilts` (2026-11-27, the 102 labelled faces accurate mode and FaceLandmarker
+    /// both find, every one of them also found by fast mode), starting from fast mode's box took the faces
+    /// where accurate mode's landmarks are further from the labels than FaceLandmarker's by more than
+    /// 0.001 of the eye distance from 30 to 10, and by more than 0.005 from 7 to 3 (fast mode: 1 and 1);
+    /// the mean over all sets rose from 0.0373 to 0.0382 (FaceLandmarker 0.0411), with the blurred set at
+    /// fast mode's 0.0622 (0.0601 before, FaceLandmarker 0.0610). One refinement pass instead of two, or
+    /// the short-range keypoints as refinement's referee, did no better.
+    package static func fastFace(for detection: Detection, in fastFaces: [Detection]) -> Detection? {
+        let overlaps = fastFaces.map { $0.intersectionOverUnion(detection) }
+        guard let best = overlaps.indices.max(by: { overlaps[$0] < overlaps[$1] }), overlaps[best] >= sameFace else { return nil }
+        return fastFaces[best]
+    }
+
     /// `detection` with its box the nearest point, on the straight path of its corners toward `fast`'s,
     /// that overlaps `fast` at ``sameFace`` or more (bisection; the end of the path is `fast`'s own box).
     static func moved(_ detection: Detection, toward fast: Detection) -> Detection {
