@@ -382,7 +382,7 @@ def main():
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
     parser.add_argument("--skip-mediapipe", action="store_true")
     parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"))
-    parser.add_argument("--queue", type=int, help="visage serve --queue (default: the service's own, the core count)")
+    parser.add_argument("--queue", type=int, help="visage serve --queue (default: the service's own, half the core count)")
     parser.add_argument("--connections", default=",".join(map(str, CONNECTIONS)),
                         help="wrk connection counts, comma-separated (default %(default)s)")
     parser.add_argument("--overload-factor", type=float, default=4.0, help="offered rate in the overload runs, × R (default %(default)s)")

@@ -20,9 +20,11 @@ public struct ServiceConfiguration: Sendable {
     /// Inferences running at once; the default is the core count.
     public var maxConcurrentInferences = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Requests admitted beyond those running, waiting for an inference slot. Beyond it: 503. One place
-    /// per slot: an accepted request then waits for at most about one inference, so its latency stays
-    /// within about twice an unloaded one when the service is overloaded.
-    public var queueLength = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// per two cores (rounded up): under overload the queue stays full, so an accepted request waits for
+    /// about as many inferences to end as places are ahead of it. With one place per core that wait was a
+    /// whole inference, and the accepted p99 2.6–3.6× the unloaded one; with half as many places it is
+    /// 2.0–2.2×, at the same 200s/s (`Scripts/benchmark-serve.py`, 2 cores, 2026-11-27).
+    public var queueLength = max(1, (ProcessInfo.processInfo.activeProcessorCount + 1) / 2)
     /// `Retry-After` of a 503, seconds.
     public var retryAfterSeconds = 1
     /// Time from a request's arrival to its answer; 504 after it.

@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Inferences at once (default: the core count).", valueName: "N"))
     var maxInferences = ServiceConfiguration().maxConcurrentInferences
 
-    @Option(help: ArgumentHelp("Requests waiting for an inference beyond those running; more get 503 with Retry-After (default: the core count).", valueName: "N"))
+    @Option(help: ArgumentHelp("Requests waiting for an inference beyond those running; more get 503 with Retry-After (default: half the core count, at least 1).", valueName: "N"))
     var queue = ServiceConfiguration().queueLength
 
     @Option(help: ArgumentHelp("Seconds from a request's arrival to its answer; 504 after.", valueName: "SECONDS"))
