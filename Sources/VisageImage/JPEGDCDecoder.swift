@@ -389,20 +389,15 @@ package enum JPEGDCDecoder {
             let scan = headers.scanOrder.map { headers.components[$0] }
             dcCodes = (0 ..< 4).map { slot in scan.contains { $0.dcTable == slot } ? headers.dcCodes[slot] : nil }
             acCodes = (0 ..< 4).map { slot in scan.contains { $0.acTable == slot } ? headers.acCodes[slot] : nil }
-            dcLookups = dcCodes.map { codes in
-                guard let codes else { return nil }
-                let table = codes.lookup(bits: dcLookupBits)
-                let pointer = UnsafeMutablePointer<UInt16>.allocate(capacity: table.count)
-                pointer.initialize(from: table, count: table.count)
-                return pointer
-            }
-            acTables = acCodes.map { codes in
-                guard let codes else { return nil }
-                let table = codes.skipTable(bits: acLookupBits)
-                let pointer = UnsafeMutablePointer<UInt32>.allocate(capacity: table.count)
-                pointer.initialize(from: table, count: table.count)
-                return pointer
-            }
+            dcLookups = dcCodes.map { $0.map { Self.pinned($0.lookup(bits: dcLookupBits)) } }
+            acTables = acCodes.map { $0.map { Self.pinned($0.skipTable(bits: acLookupBits)) } }
+        }
+
+        /// A table copied to memory of its own, read through a plain pointer in the decoding loop (freed by `deinit`).
+        private static func pinned<Element>(_ table: [Element]) -> UnsafeMutablePointer<Element> {
+            let pointer = UnsafeMutablePointer<Element>.allocate(capacity: table.count)
+            pointer.initialize(from: table, count: table.count)
+            return pointer
         }
 
         deinit {
