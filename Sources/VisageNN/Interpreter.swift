@@ -5,9 +5,9 @@
 public final class Interpreter {
     public let model: Model
     public let options: InterpreterOptions
-    /// Arena, then the plan's run-time constants.
-    private let storage: UnsafeMutablePointer<Float>
-    private let storageCount: Int
+    /// Arena, then the plan's run-time constants, on a cache line: the planner places every tensor at a
+    /// multiple of 16 floats from its start.
+    private let storage: AlignedFloats
     /// Indexed by tensor id.
     private let pointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     /// The helper threads operators split over, kept for the interpreter's life (none at 1 thread).
@@ -21,17 +21,13 @@ public final class Interpreter {
         self.options = options
         let plan = model.plan
         // Bounded at load: the arena by `Graph.activationByteLimit`, the constants by the file's own bytes.
-        storageCount = plan.arenaCount + plan.constants.count
-        // On a cache line: the planner places every tensor at a multiple of 16 floats from here.
-        let storage = UnsafeMutableRawPointer.allocate(byteCount: max(storageCount, 1) * MemoryLayout<Float>.stride, alignment: 64)
-            .bindMemory(to: Float.self, capacity: max(storageCount, 1))
-        storage.initialize(repeating: 0, count: max(storageCount, 1))
+        storage = AlignedFloats(count: plan.arenaCount + plan.constants.count)
+        let storage = self.storage.base
         plan.constants.withUnsafeBufferPointer { constants in
             if let base = constants.baseAddress {
                 (storage + plan.arenaCount).update(from: base, count: constants.count)
             }
         }
-        self.storage = storage
         threads = options.threads ?? AutomaticThreads.count(for: plan.operations)
         workers = Workers(pool: threads > 1 ? WorkerPool(helpers: threads - 1) : nil)
         let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(plan.placements.count, 1))
@@ -47,7 +43,6 @@ public final class Interpreter {
 
     deinit {
         pointers.deallocate()
-        storage.deallocate()
     }
 
     /// Lets `body` fill input `index` (row-major, `model.inputs[index].shape`).
