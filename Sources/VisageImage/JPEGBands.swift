@@ -142,9 +142,3 @@ package enum JPEGBands {
         return done.allSatisfy { $0 }
     }
 }
-
-/// Carries values across `concurrentPerform`'s boundary: each band writes only its own rows and flag.
-private struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

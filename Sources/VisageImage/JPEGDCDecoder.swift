@@ -365,7 +365,8 @@ package enum JPEGDCDecoder {
         let succeeded = UnsafeMutableBufferPointer<Bool>.allocate(capacity: bands)
         succeeded.initialize(repeating: false)
         defer { succeeded.deallocate() }
-        let shared = UncheckedBox((planes, succeeded, data, tables, mcuBlocks, starts, headers.components))
+        // Each band writes only its own MCUs' blocks and flag.
+        let shared = Unchecked((planes, succeeded, data, tables, mcuBlocks, starts, headers.components))
         let work: @Sendable (Int) -> Void = { band in
             let (planes, succeeded, data, tables, mcuBlocks, starts, components) = shared.value
             let first = intervalCount * band / bands, last = intervalCount * (band + 1) / bands
@@ -518,12 +519,6 @@ package enum JPEGDCDecoder {
             }
         }
     }
-}
-
-/// Carries the bands' shared pointers across `concurrentPerform`: each band writes only its own MCUs' blocks and flag.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 extension JPEGDCDecoder {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import VisageImage
 
 /// Pieces of one image's work that share nothing (accurate mode's windows and turned views, the mesh
 /// stage's faces), run side by side on the cores.
@@ -183,10 +184,4 @@ private final class RoundQueue<T, Plan, U, F>: @unchecked Sendable {
         let followUps = try self.followUps.map { slot throws(FaceDetectionError) in try slot!.get() }
         return (pieces, planned.plan, followUps, try fillers.map { slot throws(FaceDetectionError) in try slot!.get() })
     }
-}
-
-/// Carries values across `concurrentPerform`'s boundary, which the caller has proven safe.
-private struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
