@@ -20,12 +20,11 @@ package enum FastFaceCoverage {
     package static func covering(_ fastFaces: [Detection], in detections: [Detection]) -> [Detection] {
         var reported = detections
         for fast in fastFaces.sorted(by: { $0.score > $1.score }) {
-            let overlaps = reported.map { $0.intersectionOverUnion(fast) }
-            guard let best = overlaps.indices.max(by: { overlaps[$0] < overlaps[$1] }), overlaps[best] > 0 else {
+            guard let (best, overlap) = mostOverlapping(fast, in: reported), overlap > 0 else {
                 reported.append(fast)
                 continue
             }
-            if overlaps[best] < sameFace { reported[best] = moved(reported[best], toward: fast) }
+            if overlap < sameFace { reported[best] = moved(reported[best], toward: fast) }
         }
         return reported
     }
@@ -43,9 +42,15 @@ package enum FastFaceCoverage {
     /// fast mode's 0.0622 (0.0601 before, FaceLandmarker 0.0610). One refinement pass instead of two, or
     /// the short-range keypoints as refinement's referee, did no better.
     package static func fastFace(for detection: Detection, in fastFaces: [Detection]) -> Detection? {
-        let overlaps = fastFaces.map { $0.intersectionOverUnion(detection) }
-        guard let best = overlaps.indices.max(by: { overlaps[$0] < overlaps[$1] }), overlaps[best] >= sameFace else { return nil }
+        guard let (best, overlap) = mostOverlapping(detection, in: fastFaces), overlap >= sameFace else { return nil }
         return fastFaces[best]
+    }
+
+    /// The index of the face of `faces` that overlaps `detection` most (the first of equals), and that IoU;
+    /// nil when `faces` is empty.
+    private static func mostOverlapping(_ detection: Detection, in faces: [Detection]) -> (index: Int, overlap: Float)? {
+        let overlaps = faces.map { $0.intersectionOverUnion(detection) }
+        return overlaps.indices.max { overlaps[$0] < overlaps[$1] }.map { ($0, overlaps[$0]) }
     }
 
     /// `detection` with its box the nearest point, on the straight path of its corners toward `fast`'s,
