@@ -37,12 +37,16 @@ public struct FaceDetector: Sendable {
     /// kept, before the mesh runs.
     ///
     /// `uprightSize` reports the faces in a picture of that size instead of `image`'s: `image` is then a
-    /// reduced decode of it (shrink on load), which only detection without the mesh may use.
+    /// reduced decode of it (shrink on load), which only detection without the mesh may use; at 1/8 the
+    /// detector samples it as the whole picture's points (``ReducedDecode``).
     package func analyzedFaces(
         in image: Image, orientation: ImageOrientation? = nil, mesh: Bool = false, captureQuality: Bool = false,
         maxFaces: Int? = nil, uprightSize: (width: Int, height: Int)? = nil
     ) throws(FaceDetectionError) -> [AnalyzedFace] {
-        var faces = try detectedFaces(in: image, orientation: orientation, maxFaces: maxFaces)
+        let reducedFrom = uprightSize.flatMap {
+            ReducedDecode(image, orientation: orientation ?? image.orientation, uprightWidth: $0.width, uprightHeight: $0.height)
+        }
+        var faces = try detectedFaces(in: image, orientation: orientation, maxFaces: maxFaces, reducedFrom: reducedFrom)
         if let uprightSize {
             guard !(options.needsMesh || mesh || captureQuality) else {
                 throw .invalidParameter(name: "uprightSize", value: "\(uprightSize)", rule: "needs detection without the mesh stage")
@@ -54,8 +58,9 @@ public struct FaceDetector: Sendable {
 
     /// The detection stage of ``analyzedFaces(in:orientation:mesh:captureQuality:maxFaces:uprightSize:)`` alone, so a
     /// caller can stop between the stages (the service checks its deadline and cancellation there).
+    /// With `reducedFrom`, `image` is a reduced decode of that picture (shrink on load).
     package func detectedFaces(
-        in image: Image, orientation: ImageOrientation? = nil, maxFaces: Int? = nil
+        in image: Image, orientation: ImageOrientation? = nil, maxFaces: Int? = nil, reducedFrom: ReducedDecode? = nil
     ) throws(FaceDetectionError) -> [DetectedFace] {
         let minFaceSize = options.minFaceSize
         guard minFaceSize.isFinite, (0...1).contains(minFaceSize) else {
@@ -63,7 +68,7 @@ public struct FaceDetector: Sendable {
         }
         var faces = try FaceDetectionPipeline.detect(
             in: image, orientation: orientation, mode: options.performanceMode, minFaceSize: minFaceSize,
-            rotations: options.searchesRotations
+            rotations: options.searchesRotations, reducedFrom: reducedFrom
         ).filter { Double($0.detection.width) >= minFaceSize }
         if let maxFaces {
             guard maxFaces >= 1 else {

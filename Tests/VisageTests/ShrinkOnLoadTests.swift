@@ -89,6 +89,26 @@ struct ShrinkOnLoadTests {
         try Self.expectParity(data, faces: 1, decodeThreads: 2)
     }
 
+    /// A 12-megapixel photo with sensor-like noise (quality 92, about 3 MB, as `benchmark-batch.py`'s) decodes
+    /// at 1/8 from its DC terms, which the detector samples at the full decode's points
+    /// (`sampleBlockMeans`); the full decode's point samples carry the noise, the block means do not.
+    @Test func noisyTwelveMegapixelPhotoMatchesTheFullDecode() throws {
+        let source = try Image(data: Self.data("one-face.jpg"), options: .init(applyOrientation: false))
+        var pixels = try source.resized(width: 4000, height: 3000, method: .bilinear).packedPixels
+        // Uniform noise of −7…+8 levels per channel (σ ≈ 4.6), from a fixed 64-bit LCG.
+        var state: UInt64 = 15
+        pixels.withUnsafeMutableBufferPointer { bytes in
+            for index in bytes.indices {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                bytes[index] = UInt8(clamping: Int(bytes[index]) + Int(state >> 60) - 7)
+            }
+        }
+        let photo = try Image(width: 4000, height: 3000, pixelFormat: source.pixelFormat, pixels: pixels)
+        let data = Data(try JPEGCodec.encode(photo, quality: 92))
+        #expect(try Image(data: data, options: Self.reduced(FaceDetector.shrinkOnLoadMinimum)).size == CGSize(width: 500, height: 375))
+        try Self.expectParity(data, faces: 1)
+    }
+
     /// The mesh needs full-resolution pixels: faces reported in another size than the image's refuse it.
     @Test func reportingAnotherSizeRefusesTheMesh() throws {
         let detector = FaceDetector(options: .init(performanceMode: .fast))

@@ -63,12 +63,17 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
     /// Runs the detector on `window` of `image` (whose stored pixels have `orientation`) and returns the
     /// faces after weighted NMS, normalized to the upright picture.
     /// `stageEnded` is called with each stage's name as it ends (``StageProfile``).
+    ///
+    /// With `reduction` k > 1, `image` is the picture decoded at 1/k (a JPEG's DC terms at 1/8) and `window`
+    /// lies in the whole upright picture: the input is sampled at the whole picture's points
+    /// (``Image/sampleBlockMeans(into:width:height:transform:fullWidth:fullHeight:factor:valueRange:)``).
     package func detect(
-        in image: Image, orientation: ImageOrientation, window: DetectionWindow, stageEnded: (String) -> Void = { _ in }
+        in image: Image, orientation: ImageOrientation, window: DetectionWindow, reduction: Int = 1,
+        stageEnded: (String) -> Void = { _ in }
     ) throws(FaceDetectionError) -> [Detection] {
         let interpreter = try borrow()
         defer { giveBack(interpreter) }
-        writeInput(of: image, orientation: orientation, window: window, into: interpreter)
+        writeInput(of: image, orientation: orientation, window: window, reduction: reduction, into: interpreter)
         stageEnded("detector input (warp)")
         try run(interpreter)
         stageEnded("detector network")
@@ -79,8 +84,21 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
 
     /// The stages of ``detect(in:orientation:window:stageEnded:)``: `window` of `image` letterboxed into
     /// the input tensor (−1…1) …
-    private func writeInput(of image: Image, orientation: ImageOrientation, window: DetectionWindow, into interpreter: Interpreter) {
+    private func writeInput(
+        of image: Image, orientation: ImageOrientation, window: DetectionWindow, reduction: Int, into interpreter: Interpreter
+    ) {
         let size = variant.inputSize
+        if reduction > 1 {
+            // The whole picture's stored size (an orientation swaps both ways alike).
+            let full = orientation.uprightSize(rawWidth: window.imageWidth, rawHeight: window.imageHeight)
+            let transform = window.warpTransform(tensorSize: size, rawWidth: full.width, rawHeight: full.height, orientation: orientation)
+            let sampled = interpreter.withInput(0) { tensor in
+                image.sampleBlockMeans(
+                    into: tensor, width: size, height: size, transform: transform, fullWidth: full.width, fullHeight: full.height,
+                    factor: reduction, valueRange: -1...1)
+            }
+            if sampled { return }
+        }
         let transform = window.warpTransform(tensorSize: size, rawWidth: image.width, rawHeight: image.height, orientation: orientation)
         interpreter.withInput(0) { tensor in
             image.warpAffine(into: tensor, width: size, height: size, transform: transform, valueRange: -1...1, border: .zero)

@@ -69,9 +69,12 @@ package enum FaceDetectionPipeline {
     /// Last, accurate mode makes sure each of fast mode's faces is reported at IoU ≥ 0.5 (``FastFaceCoverage``),
     /// and a face fast mode found keeps fast mode's detection for its mesh region (``DetectedFace/meshDetection``).
     /// `stageEnded` is called with each stage's name as it ends (``StageProfile``).
+    ///
+    /// With `reducedFrom`, `image` is a reduced decode of that picture (shrink on load): fast mode's letterbox
+    /// samples it at the whole picture's points (``DetectorRunner/detect(in:orientation:window:reduction:stageEnded:)``).
     package static func detect(
         in image: Image, orientation: ImageOrientation? = nil, mode: FaceDetectorOptions.PerformanceMode,
-        minFaceSize: Double = 0, rotations: Bool = false, stageEnded: (String) -> Void = { _ in }
+        minFaceSize: Double = 0, rotations: Bool = false, reducedFrom: ReducedDecode? = nil, stageEnded: (String) -> Void = { _ in }
     ) throws(FaceDetectionError) -> [DetectedFace] {
         let orientation = orientation ?? image.orientation
         let upright = orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
@@ -86,9 +89,10 @@ package enum FaceDetectionPipeline {
         case .fast:
             let runner = try DetectorRunner.shared(.shortRange)
             stageEnded("detector lookup")
+            let whole = reducedFrom.map { (width: $0.width, height: $0.height) } ?? upright
             detections = try runner.detect(
-                in: image, orientation: orientation, window: .letterbox(width: upright.width, height: upright.height),
-                stageEnded: stageEnded)
+                in: image, orientation: orientation, window: .letterbox(width: whole.width, height: whole.height),
+                reduction: reducedFrom?.factor ?? 1, stageEnded: stageEnded)
             // The turned views are independent passes, run side by side, kept in this order.
             turned = try IndependentWork.map(turns.count) { index throws(FaceDetectionError) in
                 try turnedView(turns[index], of: image, orientation: orientation, runner: runner)
