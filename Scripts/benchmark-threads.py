@@ -31,10 +31,11 @@
                                          [--reference-isa native|avx2] [--avx2-only] [--statistic median|fastest|cpu]
 
 Needs a quiet machine: the 2-core figures mean nothing while other work shares the cores (the script
-prints the load average with every round, and whether the two CPUs are SMT siblings of one core,
-which would bound what a second thread can give). It also checks, before the networks and before
-accurate mode, that two single-thread runs side by side each keep their speed: a VM's host may run
-its two vCPUs on one core for a while (no SMT siblings shown, no steal time), halving both.
+prints the load average with every round, how many other threads run at nice 0 or below, and whether
+the two CPUs are SMT siblings of one core, which would bound what a second thread can give). It also
+checks, before the networks and before accurate mode, that two single-thread runs side by side each keep
+their speed: a VM's host may run its two vCPUs on one core for a while (no SMT siblings shown, no steal
+time), halving both.
 """
 import argparse
 import json
@@ -70,8 +71,34 @@ def collage(path):
     background.save(path, quality=90)
 
 
+def competing_threads():
+    """Other processes' threads running now at nice 0 or below (kernel threads left out): each takes about
+    half of a core from the benchmark, where a nice-19 build takes little. A process reniced by its PID
+    keeps the threads it had started at their old nice (Linux renices one thread), so a test runner's
+    worker threads can stay at nice 0 while `top` shows the process at 19."""
+    count = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        if int(pid) == os.getpid():
+            continue
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{task}/stat") as file:
+                    fields = file.read().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            state, parent, nice = fields[0], int(fields[1]), int(fields[16])
+            if state == "R" and nice <= 0 and parent not in (0, 2):
+                count += 1
+    return count
+
+
 def load():
-    return "load average " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    return ("load average " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
+            + f"; other threads running at nice <= 0: {competing_threads()}")
 
 
 def accurate_command(binary, cores):
