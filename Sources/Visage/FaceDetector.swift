@@ -95,7 +95,9 @@ public struct FaceDetector: Sendable {
         guard options.needsMesh || mesh || captureQuality else { return faces.map { AnalyzedFace(face: Face($0)) } }
         let results = try FaceLandmarkPipeline.analyze(
             source, regions: try FaceLandmarkPipeline.regions(for: faces), captureQuality: captureQuality,
-            refinement: options.refinesMeshRegions ? MeshRefinement() : nil, keypoints: faces.map(\.pixelKeypoints))
+            refinement: options.refinesMeshRegions ? MeshRefinement() : nil, keypoints: faces.map(\.pixelKeypoints),
+            // Accurate mode's faces that fast mode also found start in FaceLandmarker's region (152894a).
+            keptShares: faces.map { $0.meshDetection == nil ? 1 : MeshRefinement.shareFromShortRangeRegion })
         return zip(faces, results).map { face, result in
             AnalyzedFace(
                 face: Face(face, analysis: result.analysis, options: options), analysis: result.analysis,

@@ -46,6 +46,26 @@ struct MeshRefinementTests {
         #expect(abs(MeshRefinement.keypointDistance(of: corners, to: keypoints) - 2) < 1e-3)
     }
 
+    /// A kept refined mesh from FaceLandmarker's region is reported a quarter of the way from the first
+    /// mesh, point by point, with the first mesh's presence; a share of 1 reports the refined mesh.
+    @Test func keptMeshMovesAShareOfTheWayFromTheFirst() {
+        let features: [SIMD2<Double>] = [SIMD2(150, 100), SIMD2(250, 100), SIMD2(200, 150), SIMD2(200, 200)]
+        let first = Self.mesh(features: features)
+        var refined = Self.mesh(features: features.map { $0 + SIMD2(8, -4) }, rest: SIMD2(212, 150))
+        refined.presence = 0.7
+        let share = MeshRefinement.shareFromShortRangeRegion
+        #expect(share > 0 && share < 1)
+        let blended = MeshRefinement.blend(first, toward: refined, share: share)
+        #expect(blended.points.count == first.points.count)
+        #expect(blended.presence == first.presence)
+        for index in [33, 133, 1, 61, 10] {
+            let expected = first.pixel(index) + share * (refined.pixel(index) - first.pixel(index))
+            #expect(((blended.pixel(index) - expected) * (blended.pixel(index) - expected)).sum().squareRoot() < 1e-3)
+        }
+        #expect(abs(blended.pixel(10).x - (200 + 12 * share)) < 1e-3)
+        #expect(MeshRefinement.blend(first, toward: refined, share: 1) == refined)
+    }
+
     @Test func regionsWithinAFewPercentAreKept() {
         let rule = MeshRefinement()
         #expect(!rule.differs(Self.base, from: Self.base))

@@ -83,8 +83,11 @@ public final class FaceMeshAnalyzer {
     ///
     /// With `keypoints` (the detector's, upright pixels), refinement's mesh is kept only when it agrees
     /// with them at least as well as the first (``MeshRefinement/keepsRefined(_:over:keypoints:)``).
+    /// A `keptShare` below 1 reports a kept refined mesh only that share of the way from the first mesh
+    /// (``MeshRefinement/blend(_:toward:share:)``), in the first region.
     package func analyze(
         _ window: ImageWindow, region: MeshRegion, refinement: MeshRefinement? = nil, keypoints: [SIMD2<Double>]? = nil,
+        keptShare: Double = 1,
         window windowFor: (MeshRegion, ImageWindow) throws -> ImageWindow = { $1 },
         stageEnded: (String) -> Void = { _ in }
     ) throws -> FaceAnalysis? {
@@ -104,6 +107,8 @@ public final class FaceMeshAnalyzer {
             }
             if let keypoints, region != firstRegion, !MeshRefinement.keepsRefined(faceMesh, over: firstMesh, keypoints: keypoints) {
                 (region, faceMesh) = (firstRegion, firstMesh)
+            } else if region != firstRegion, keptShare < 1 {
+                (region, faceMesh) = (firstRegion, MeshRefinement.blend(firstMesh, toward: faceMesh, share: keptShare))
             }
             stageEnded("mesh refinement")
         }

@@ -25,10 +25,11 @@ package enum FaceLandmarkPipeline {
     /// ``analyze(_:orientation:regions:captureQuality:)`` with the pixels of each region taken from
     /// `source`: a JPEG's source decodes only the part each face's warps reach, refined regions included.
     /// `keypoints`, when given, holds each region's detector keypoints (upright pixels), against which a
-    /// refined mesh is checked (``MeshRefinement/keepsRefined(_:over:keypoints:)``).
+    /// refined mesh is checked (``MeshRefinement/keepsRefined(_:over:keypoints:)``); `keptShares`, when
+    /// given, how far toward a kept refined mesh each face's reported mesh moves (1 when nil).
     package static func analyze(
         _ source: RegionSource, regions: [MeshRegion?], captureQuality: Bool, refinement: MeshRefinement? = nil,
-        keypoints: [[SIMD2<Double>]]? = nil
+        keypoints: [[SIMD2<Double>]]? = nil, keptShares: [Double]? = nil
     ) throws(FaceDetectionError) -> [LandmarkResult] {
         guard regions.contains(where: { $0 != nil }) else { return regions.map { _ in LandmarkResult() } }
         // Several faces share one window: the JPEG is read once.
@@ -41,7 +42,7 @@ package enum FaceLandmarkPipeline {
             return try runner.withAnalyzer { analyzer throws(FaceDetectionError) in
                 try analyze(
                     source, region: region, sharing: shared, captureQuality: captureQuality, refinement: refinement,
-                    keypoints: keypoints?[index], with: analyzer)
+                    keypoints: keypoints?[index], keptShare: keptShares?[index] ?? 1, with: analyzer)
             }
         }
     }
@@ -49,13 +50,13 @@ package enum FaceLandmarkPipeline {
     /// One face of ``analyze(_:regions:captureQuality:refinement:)``.
     private static func analyze(
         _ source: RegionSource, region: MeshRegion, sharing shared: ImageWindow?, captureQuality: Bool,
-        refinement: MeshRefinement?, keypoints: [SIMD2<Double>]?, with analyzer: FaceMeshAnalyzer
+        refinement: MeshRefinement?, keypoints: [SIMD2<Double>]?, keptShare: Double, with analyzer: FaceMeshAnalyzer
     ) throws(FaceDetectionError) -> LandmarkResult {
         let window = try source.window(covering: region, reusing: shared)
         let analysis: FaceAnalysis?
         do {
             analysis = try analyzer.analyze(
-                window, region: region, refinement: refinement, keypoints: keypoints,
+                window, region: region, refinement: refinement, keypoints: keypoints, keptShare: keptShare,
                 window: { try source.window(covering: $0, reusing: $1) })
         } catch {
             throw .landmarks(reason: "\(error)")
