@@ -383,6 +383,7 @@ def main():
     parser.add_argument("--skip-mediapipe", action="store_true")
     parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"))
     parser.add_argument("--queue", type=int, help="visage serve --queue (default: the service's own, half the core count)")
+    parser.add_argument("--queue-timeout", help="visage serve --queue-timeout: ms, auto or none (default: the service's own, auto)")
     parser.add_argument("--connections", default=",".join(map(str, CONNECTIONS)),
                         help="wrk connection counts, comma-separated (default %(default)s)")
     parser.add_argument("--overload-factor", type=float, default=4.0, help="offered rate in the overload runs, × R (default %(default)s)")
@@ -411,14 +412,16 @@ def main():
           f"image {os.path.basename(PHOTO)} 640×480 JPEG, {os.path.getsize(PHOTO)} bytes; {args.duration} s per run", flush=True)
 
     port = 18280
-    # The service's defaults (ServiceConfiguration): an inference per core, a queue place per core.
-    queue = cores if args.queue is None else args.queue
+    # The service's defaults (ServiceConfiguration): an inference per core, a queue place per two cores.
+    queue = max(1, (cores + 1) // 2) if args.queue is None else args.queue
     command = [binary, "serve", "--port", str(port)] + ([] if args.queue is None else ["--queue", str(args.queue)])
+    command += [] if args.queue_timeout is None else ["--queue-timeout", args.queue_timeout]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_ready(f"http://127.0.0.1:{port}/readyz")
         idle = rss_kib([server.pid]) / 1024
-        print(f"visage serve: {cores} inferences, queue {queue}; RSS when ready {idle:.0f} MiB", flush=True)
+        timeout = f", queue timeout {args.queue_timeout or 'auto'}"
+        print(f"visage serve: {cores} inferences, queue {queue}{timeout}; RSS when ready {idle:.0f} MiB", flush=True)
         visage = run_load("visage", f"http://127.0.0.1:{port}/v1/faces", [server.pid], args.duration, script, metrics_port=port)
 
         overload(port, [server.pid], script, work, visage, cores + queue, args)

@@ -86,7 +86,7 @@ struct TrackController {
                         if tracker == nil { tracker = TrackerBox(try gate.analyzer.makeTracker(mailbox.options)) }
                         let box = tracker!
                         let limits = gate.limits
-                        let (record, timings) = try await gate.admission.run(deadline: started + gate.deadline) { checkpoint in
+                        let (record, timings) = try await gate.admission.run(deadline: started + gate.deadline, queueing: false) { checkpoint in
                             try box.tracker.track(frame.data, index: frame.index, time: frame.time, limits: limits, checkpoint: &checkpoint)
                         }
                         gate.metrics.stages(timings)

@@ -37,6 +37,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Requests waiting for an inference beyond those running; more get 503 with Retry-After (default: half the core count, at least 1).", valueName: "N"))
     var queue = ServiceConfiguration().queueLength
 
+    @Option(help: ArgumentHelp("How long an admitted request may wait for an inference: milliseconds, `auto` (half the median of the last 32 inferences) or `none` (until its deadline); 503 with Retry-After after it.", valueName: "MS|auto|none"))
+    var queueTimeout = "auto"
+
     @Option(help: ArgumentHelp("Seconds from a request's arrival to its answer; 504 after.", valueName: "SECONDS"))
     var deadline = 10.0
 
@@ -66,6 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(name) \(value) must be at least 1")
         }
         guard queue >= 0 else { throw ValidationError("--queue \(queue) must be 0 or more") }
+        guard Self.queueTimeout(queueTimeout) != nil else {
+            throw ValidationError("--queue-timeout \(queueTimeout) must be `auto`, `none` or milliseconds in [0, 3600000]")
+        }
         for (name, value) in [("--deadline", deadline), ("--body-timeout", bodyTimeout)] where !(value.isFinite && value > 0 && value <= 3600) {
             throw ValidationError("\(name) \(value) must be in (0, 3600] seconds")
         }
@@ -79,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxPixels = maxPixels
         configuration.maxConcurrentInferences = maxInferences
         configuration.queueLength = queue
+        configuration.queueTimeout = Self.queueTimeout(queueTimeout) ?? .default
         configuration.requestDeadline = .milliseconds(Int64(deadline * 1000))
         configuration.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
         configuration.maxConnections = maxConnections
@@ -103,6 +110,17 @@ struct ServeCommand: AsyncParsableCommand {
             Thread.sleep(forTimeInterval: 10)
             FileHandle.standardError.write(Data(message.utf8))
             Foundation.exit(1)
+        }
+    }
+
+    /// `--queue-timeout`'s value, or nil when it is not one.
+    static func queueTimeout(_ text: String) -> QueueTimeout? {
+        switch text {
+        case "auto": return .default
+        case "none": return QueueTimeout.none
+        default:
+            guard let milliseconds = Double(text), milliseconds.isFinite, (0...3_600_000).contains(milliseconds) else { return nil }
+            return .fixed(.microseconds(Int64((milliseconds * 1000).rounded())))
         }
     }
 }

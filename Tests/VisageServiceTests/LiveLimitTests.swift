@@ -106,6 +106,36 @@ import VisageService
         }
     }
 
+    /// A request that waits in the queue past `--queue-timeout` is answered 503 `overloaded` with
+    /// `Retry-After` at that time, while the inference ahead of it still runs, and its body is never
+    /// analysed; the slot's own request is still answered 200.
+    @available(macOS 15, *)
+    @Test func aRequestWaitingPastTheQueueTimeoutIs503() async throws {
+        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(3000))
+        let app = try buildApplication(
+            T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1; $0.queueTimeout = .fixed(.milliseconds(300)) },
+            analyzer: analyzer)
+        try await T.live(app) { client in
+            try await T.waitUntilReady(client)
+            let port = try #require(client.port)
+            let busy = try RawConnection(port: port)
+            busy.send(Self.tinyRequest)
+            try await T.eventually("the first inference starts") { analyzer.counts.started == 1 }
+            let waiting = try RawConnection(port: port)
+            let start = ContinuousClock.now
+            waiting.send(Self.tinyRequest)
+            let answer = await waiting.response()
+            let waited = ContinuousClock.now - start
+            #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer.prefix(200))")
+            #expect(answer.lowercased().contains("retry-after: 1"))
+            #expect(answer.contains("\"overloaded\"") && answer.contains("300 ms"), "\(answer.suffix(300))")
+            #expect(waited >= .milliseconds(300), "answered after \(waited)")
+            #expect(analyzer.counts.completed == 0 && analyzer.counts.started == 1, "refused while the first inference ran, never started")
+            #expect(try await T.metric(client, "visage_inference_queue_depth") == 0)
+            #expect(await busy.response().hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
     /// The 504 is sent at the deadline, while the pipeline is still inside its 4 s stage; the pipeline
     /// stops at the checkpoint that ends that stage.
     @available(macOS 15, *)
