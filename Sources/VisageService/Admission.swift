@@ -334,14 +334,16 @@ public enum QueueTimeout: Sendable, Equatable {
     case fixed(Duration)
     /// At most `fraction` of the median time the last 32 inferences held their slots; no limit before the
     /// first inference. It follows the machine and the images being sent, so no number needs tuning.
+    ///
+    /// Worth it with a long queue, where the wait for a slot is most of an accepted request's latency
+    /// under overload: with 4 places on 2 cores, half a typical inference cut the accepted p99 at 4× the
+    /// capacity from ≤ 22 to ≤ 16 ms, for 8 % fewer 200s (`Scripts/benchmark-serve.py`, 2026-11-27). With
+    /// the default single place the wait is already under one inference and the p99 did not move
+    /// (≤ 13 ms either way), so the default is ``none``.
     case typicalInference(fraction: Double)
 
-    /// The default, half a typical inference. Under overload every slot is busy and the queue full, so
-    /// the wait for a slot is what lifts an accepted request above its unloaded latency: with waits of up
-    /// to a whole inference, the accepted p99 was 2.0–2.2× the unloaded p99 (2 cores, one queue place);
-    /// half an inference bounds it near 1.5×. The cost: a request that finds every slot busy and waits
-    /// past the limit is refused, where it would have been served a little later.
-    public static let `default` = QueueTimeout.typicalInference(fraction: 0.5)
+    /// `--queue-timeout auto`: half a typical inference.
+    public static let halfTypicalInference = QueueTimeout.typicalInference(fraction: 0.5)
 
     var isValid: Bool {
         switch self {

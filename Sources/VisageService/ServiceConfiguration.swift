@@ -26,8 +26,9 @@ public struct ServiceConfiguration: Sendable {
     /// 2.0–2.2×, at the same 200s/s (`Scripts/benchmark-serve.py`, 2 cores, 2026-11-27).
     public var queueLength = max(1, (ProcessInfo.processInfo.activeProcessorCount + 1) / 2)
     /// How long an admitted request may wait for an inference slot; 503 with `Retry-After` after it.
-    /// The default is half the median of the recent inferences' times (``QueueTimeout/default``).
-    public var queueTimeout = QueueTimeout.default
+    /// The default waits until the deadline (see ``QueueTimeout/typicalInference(fraction:)`` for when a
+    /// limit pays).
+    public var queueTimeout = QueueTimeout.none
     /// `Retry-After` of a 503, seconds.
     public var retryAfterSeconds = 1
     /// Time from a request's arrival to its answer; 504 after it.

@@ -37,8 +37,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Requests waiting for an inference beyond those running; more get 503 with Retry-After (default: half the core count, at least 1).", valueName: "N"))
     var queue = ServiceConfiguration().queueLength
 
-    @Option(help: ArgumentHelp("How long an admitted request may wait for an inference: milliseconds, `auto` (half the median of the last 32 inferences) or `none` (until its deadline); 503 with Retry-After after it.", valueName: "MS|auto|none"))
-    var queueTimeout = "auto"
+    @Option(help: ArgumentHelp("How long an admitted request may wait for an inference: milliseconds, `auto` (half the median of the last 32 inferences; pays with a long --queue) or `none` (default: until its deadline); 503 with Retry-After after it.", valueName: "MS|auto|none"))
+    var queueTimeout = "none"
 
     @Option(help: ArgumentHelp("Seconds from a request's arrival to its answer; 504 after.", valueName: "SECONDS"))
     var deadline = 10.0
@@ -85,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxPixels = maxPixels
         configuration.maxConcurrentInferences = maxInferences
         configuration.queueLength = queue
-        configuration.queueTimeout = Self.queueTimeout(queueTimeout) ?? .default
+        configuration.queueTimeout = Self.queueTimeout(queueTimeout) ?? QueueTimeout.none
         configuration.requestDeadline = .milliseconds(Int64(deadline * 1000))
         configuration.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
         configuration.maxConnections = maxConnections
@@ -116,7 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// `--queue-timeout`'s value, or nil when it is not one.
     static func queueTimeout(_ text: String) -> QueueTimeout? {
         switch text {
-        case "auto": return .default
+        case "auto": return .halfTypicalInference
         case "none": return QueueTimeout.none
         default:
             guard let milliseconds = Double(text), milliseconds.isFinite, (0...3_600_000).contains(milliseconds) else { return nil }

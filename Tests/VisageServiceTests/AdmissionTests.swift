@@ -39,16 +39,15 @@ struct AdmissionTests {
     }
 
     /// With a queue timeout, a caller still waiting for a slot when it passes is refused with 503
-    /// `overloaded` and `Retry-After`; one that gets a slot in time runs. One slot is held 3 s by a
-    /// first call; a second call with a 50 ms timeout must be refused after at least 50 ms and while the
-    /// slot is still held, and a third, made once the slot is free again, must run.
+    /// `overloaded` and `Retry-After`; one that gets a slot in time runs. A first call holds the only
+    /// slot until a second, with a 50 ms timeout, has joined the queue and left it (at most 10 s): the
+    /// second must be refused after at least 50 ms, while the slot is still held; a third, made once the
+    /// slot is free again, must run.
     @available(macOS 15, *)
     @Test func aWaiterPastTheQueueTimeoutIsRefused() async throws {
         let admission = Admission(slots: 1, queueLength: 1, queueTimeout: .fixed(.milliseconds(50)), retryAfterSeconds: 3)
-        let released = Flag()
-        let holding = Task {
-            try await admission.run(deadline: .now + .seconds(60)) { _ in Thread.sleep(forTimeInterval: 3); released.set(); return 1 }
-        }
+        let left = Flag()
+        let holding = Task { try await admission.run(deadline: .now + .seconds(60), Self.holdUntilTheWaiterLeaves(admission, left)) }
         while admission.load.running == 0 { try await Task.sleep(for: .milliseconds(1)) }
         let start = ContinuousClock.now
         do {
@@ -62,7 +61,7 @@ struct AdmissionTests {
         }
         let waited = ContinuousClock.now - start
         #expect(waited >= .milliseconds(50), "refused after \(waited)")
-        #expect(!released.isSet, "refused only after the slot was free again")
+        #expect(left.isSet, "the waiter was not refused while the slot was held")
         #expect(admission.queueDepth == 0)
         #expect(try await holding.value.value == 1)
         // Tracking frames (queueing: false) wait for the slot however long it takes.
@@ -100,48 +99,54 @@ struct AdmissionTests {
         #expect(admission.queueDepth == 0)
     }
 
-    /// The default limit is half the median of the recent inferences: none before the first inference,
+    /// `auto` limits the wait to half the median of the recent inferences: none before the first inference,
     /// then about 50 ms after inferences of about 100 ms. A waiter behind a 600 ms inference is served
-    /// when no inference has been timed yet; once three 100 ms ones have, a waiter behind a 3 s one is
-    /// refused after at least 50 ms, while that slot is still held.
+    /// when no inference has been timed yet; once three 100 ms ones have, a waiter is refused after at
+    /// least 50 ms, while the slot ahead of it is still held (for up to 10 s).
     @available(macOS 15, *)
-    @Test func theDefaultLimitIsHalfATypicalInference() async throws {
-        #expect(QueueTimeout.default == .typicalInference(fraction: 0.5))
-        let admission = Admission(slots: 1, queueLength: 1, queueTimeout: .default, retryAfterSeconds: 1)
-        let released = Flag()
-        func holdSlot(for seconds: Double) async throws -> Task<Int, any Error> {
-            let task = Task {
-                try await admission.run(deadline: .now + .seconds(60)) { _ in Thread.sleep(forTimeInterval: seconds); released.set(); return 0 }.value
-            }
-            while admission.load.running == 0 { try await Task.sleep(for: .milliseconds(1)) }
-            return task
-        }
+    @Test func autoLimitIsHalfATypicalInference() async throws {
+        #expect(ServiceConfiguration().queueTimeout == QueueTimeout.none)
+        let admission = Admission(slots: 1, queueLength: 1, queueTimeout: .halfTypicalInference, retryAfterSeconds: 1)
         // No inference timed yet: no limit, the waiter is served after the 600 ms one.
-        let first = try await holdSlot(for: 0.6)
+        let first = Task { try await admission.run(deadline: .now + .seconds(60)) { _ in Thread.sleep(forTimeInterval: 0.6); return 0 } }
+        while admission.load.running == 0 { try await Task.sleep(for: .milliseconds(1)) }
         #expect(try await admission.run(deadline: .now + .seconds(60)) { _ in 1 }.value == 1)
         _ = try await first.value
         // Times now: 600 ms and ~0; three of 100 ms make the median about 100 ms.
         for _ in 0..<3 {
             _ = try await admission.run(deadline: .now + .seconds(60)) { _ in Thread.sleep(forTimeInterval: 0.1); return 0 }
         }
-        released.reset()
-        let holding = try await holdSlot(for: 3)
+        let left = Flag()
+        let holding = Task { try await admission.run(deadline: .now + .seconds(60), Self.holdUntilTheWaiterLeaves(admission, left)) }
+        while admission.load.running == 0 { try await Task.sleep(for: .milliseconds(1)) }
         let start = ContinuousClock.now
         await #expect(throws: ServiceError.self) {
             try await admission.run(deadline: .now + .seconds(60)) { _ in 2 }
         }
         let waited = ContinuousClock.now - start
         #expect(waited >= .milliseconds(50), "refused after \(waited)")
-        #expect(!released.isSet, "refused only after the slot was free again")
+        #expect(left.isSet, "the waiter was not refused while the slot was held")
         _ = try await holding.value
+    }
+
+    /// Work that holds its slot until a waiter has joined the queue and left it, at most 10 s, and sets
+    /// `left` if the waiter left first. It watches from the inference thread, so a cooperative pool that
+    /// another suite's test blocks on purpose cannot delay what it sees.
+    static func holdUntilTheWaiterLeaves(_ admission: Admission, _ left: Flag) -> @Sendable (inout Checkpoint) throws -> Int {
+        { _ in
+            let end = Date().addingTimeInterval(10)
+            while admission.queueDepth == 0, Date() < end { Thread.sleep(forTimeInterval: 0.001) }
+            while admission.queueDepth > 0, Date() < end { Thread.sleep(forTimeInterval: 0.001) }
+            if Date() < end { left.set() }
+            return 1
+        }
     }
 }
 
 /// Set by work on an inference thread, read by the test.
-private final class Flag: @unchecked Sendable {
+final class Flag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
-    func reset() { lock.withLock { value = false } }
 }

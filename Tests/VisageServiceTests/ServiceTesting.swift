@@ -23,8 +23,6 @@ enum ServiceTesting {
         // Debug builds on a busy machine: the limits under test set their own short times.
         configuration.requestDeadline = .seconds(300)
         configuration.bodyTimeout = .seconds(120)
-        // The queue's own limit follows the fake analyzer's delays, which differ by test; its test sets it.
-        configuration.queueTimeout = .none
         change(&configuration)
         return configuration
     }
