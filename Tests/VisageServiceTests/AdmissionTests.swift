@@ -15,24 +15,7 @@ struct AdmissionTests {
     @available(macOS 15, *)
     @Test func everyCallerGetsASlotUnderContention() async throws {
         let admission = Admission(slots: 2, queueLength: 2, retryAfterSeconds: 1)
-        let finished = try await ServiceTesting.within(.seconds(60), "16 callers × 200 runs through 2 slots") {
-            try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<16 {
-                    group.addTask {
-                        var count = 0
-                        for _ in 0..<200 {
-                            let (value, _) = try await admission.run(deadline: .now + .seconds(60)) { _ in
-                                Thread.sleep(forTimeInterval: 0.0001)
-                                return 1
-                            }
-                            count += value
-                        }
-                        return count
-                    }
-                }
-                return try await group.reduce(0, +)
-            }
-        }
+        let finished = try await Self.runConcurrently(through: admission, callers: 16, runsEach: 200)
         #expect(finished == 3200)
         #expect(admission.load.running == 0)
         #expect(admission.queueDepth == 0)
@@ -74,27 +57,11 @@ struct AdmissionTests {
     }
 
     /// A waiter that gets its slot before the timeout runs, and its timer is gone: it cannot refuse
-    /// anything later (each of 200 calls through one slot, 0.1 ms each, with a 2 s timeout).
+    /// anything later (4 callers × 50 calls through one slot, 0.1 ms each, with a 2 s timeout).
     @available(macOS 15, *)
     @Test func waitersServedInTimeRun() async throws {
         let admission = Admission(slots: 1, queueLength: 4, queueTimeout: .fixed(.seconds(2)), retryAfterSeconds: 1)
-        let finished = try await ServiceTesting.within(.seconds(60), "4 callers × 50 runs through 1 slot") {
-            try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<4 {
-                    group.addTask {
-                        var count = 0
-                        for _ in 0..<50 {
-                            count += try await admission.run(deadline: .now + .seconds(60)) { _ in
-                                Thread.sleep(forTimeInterval: 0.0001)
-                                return 1
-                            }.value
-                        }
-                        return count
-                    }
-                }
-                return try await group.reduce(0, +)
-            }
-        }
+        let finished = try await Self.runConcurrently(through: admission, callers: 4, runsEach: 50)
         #expect(finished == 200)
         #expect(admission.queueDepth == 0)
     }
@@ -127,6 +94,29 @@ struct AdmissionTests {
         #expect(waited >= .milliseconds(50), "refused after \(waited)")
         #expect(left.isSet, "the waiter was not refused while the slot was held")
         _ = try await holding.value
+    }
+
+    /// `callers` tasks each making `runsEach` calls of 0.1 ms through `admission`, at most 60 s in all;
+    /// returns the calls that finished.
+    @available(macOS 15, *)
+    static func runConcurrently(through admission: Admission, callers: Int, runsEach: Int) async throws -> Int {
+        try await ServiceTesting.within(.seconds(60), "\(callers) callers × \(runsEach) runs") {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<callers {
+                    group.addTask {
+                        var count = 0
+                        for _ in 0..<runsEach {
+                            count += try await admission.run(deadline: .now + .seconds(60)) { _ in
+                                Thread.sleep(forTimeInterval: 0.0001)
+                                return 1
+                            }.value
+                        }
+                        return count
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+        }
     }
 
     /// Work that holds its slot until a waiter has joined the queue and left it, at most 10 s, and sets
