@@ -7,7 +7,7 @@ import Visage
 /// A request is refused at once with 503 and `Retry-After` when every place is taken
 /// (``refuseIfFull()``), without reading or decoding anything; otherwise it reads its body (under the
 /// ``BodyBudget``, holding no place) and is admitted (``admit()``) once the body is complete. An admitted request runs its CPU work
-/// through ``run(deadline:_:)``, which waits for a free slot and runs the work on a thread of its own, off
+/// through ``run(deadline:queueing:_:)``, which waits for a free slot and runs the work on a thread of its own, off
 /// Swift's cooperative pool, so a busy pipeline never delays the answers that shed load.
 public final class Admission: @unchecked Sendable {
     public let slots: Int
@@ -18,9 +18,10 @@ public final class Admission: @unchecked Sendable {
     private let lock = NSLock()
     private var admitted = 0
     private var running = 0
-    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>, timer: UInt64?)] = []
+    private var waiters: [Waiter] = []
+    private typealias Waiter = (id: UInt64, continuation: CheckedContinuation<Void, any Error>, timer: UInt64?)
     private var nextWaiter: UInt64 = 0
-    /// The slot times of the last inferences (a ring), for ``QueueTimeout/typicalInference(fraction:)``.
+    /// The slot times of the last inferences (a ring), kept only for ``QueueTimeout/typicalInference(fraction:)``.
     private var recent = InferenceTimes()
     /// Told the number of requests waiting for a slot each time it changes, under the lock, so the
     /// `visage_inference_queue_depth` gauge follows the queue in order.
@@ -138,7 +139,7 @@ public final class Admission: @unchecked Sendable {
                         return .success(true)
                     }
                     // The timers' thread runs its actions outside its own lock, so taking it here, inside
-                    // this one, cannot deadlock against ``expire(_:)``.
+                    // this one, cannot deadlock against ``expire(_:after:)``.
                     let timeout = queueing ? queueTimeout.limit(typical: recent.median) : nil
                     let timer = timeout.map { timeout in RequestTimers.shared.schedule(at: .now + timeout) { self.expire(id, after: timeout) } }
                     waiters.append((id, continuation, timer))
@@ -152,25 +153,24 @@ public final class Admission: @unchecked Sendable {
                 }
             }
         } onCancel: {
-            let waiter = lock.withLock { () -> (continuation: CheckedContinuation<Void, any Error>, timer: UInt64?)? in
-                guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                defer { onQueueDepth(waiters.count) }
-                let waiter = waiters.remove(at: index)
-                return (waiter.continuation, waiter.timer)
-            }
+            let waiter = removeWaiter(id)
             if let timer = waiter?.timer { RequestTimers.shared.cancel(timer) }
             waiter?.continuation.resume(throwing: CancellationError())
         }
     }
 
-    /// Refuses waiter `id` if it is still waiting when its queue timeout comes.
-    private func expire(_ id: UInt64, after timeout: Duration) {
-        let waiter = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
+    /// Takes waiter `id` out of the queue, if it is still there (cancelled, timed out).
+    private func removeWaiter(_ id: UInt64) -> Waiter? {
+        lock.withLock {
             guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
             defer { onQueueDepth(waiters.count) }
-            return waiters.remove(at: index).continuation
+            return waiters.remove(at: index)
         }
-        guard let waiter else { return }
+    }
+
+    /// Refuses waiter `id` if it is still waiting when its queue timeout comes.
+    private func expire(_ id: UInt64, after timeout: Duration) {
+        guard let waiter = removeWaiter(id)?.continuation else { return }
         let waited = Double(timeout.components.seconds) * 1e3 + Double(timeout.components.attoseconds) / 1e15
         var error = overloaded()
         error.record.message = "no inference slot came free within \(waited.formatted(.number.precision(.fractionLength(0...1)))) ms; retry after \(retryAfterSeconds) s"
@@ -179,15 +179,14 @@ public final class Admission: @unchecked Sendable {
 
     /// Hands the slot to the longest waiter, or frees it; `held` is how long the work that ends held it.
     private func releaseSlot(held: Duration) {
-        let next = lock.withLock { () -> (continuation: CheckedContinuation<Void, any Error>, timer: UInt64?)? in
-            recent.add(held)
+        let next = lock.withLock { () -> Waiter? in
+            if case .typicalInference = queueTimeout { recent.add(held) }
             if waiters.isEmpty {
                 running -= 1
                 return nil
             }
             defer { onQueueDepth(waiters.count) }
-            let waiter = waiters.removeFirst()
-            return (waiter.continuation, waiter.timer)
+            return waiters.removeFirst()
         }
         if let timer = next?.timer { RequestTimers.shared.cancel(timer) }
         next?.continuation.resume()
@@ -353,12 +352,13 @@ public enum QueueTimeout: Sendable, Equatable {
         }
     }
 
-    /// The limit for a request joining the queue now, given the recent median inference (nil: none yet).
-    func limit(typical: Duration?) -> Duration? {
+    /// The limit for a request joining the queue now, given the recent median inference (nil: none yet),
+    /// which is worked out only for ``typicalInference(fraction:)``.
+    func limit(typical: @autoclosure () -> Duration?) -> Duration? {
         switch self {
         case .none: nil
         case .fixed(let duration): duration
-        case .typicalInference(let fraction): typical.map { $0 * fraction }
+        case .typicalInference(let fraction): typical().map { $0 * fraction }
         }
     }
 }
