@@ -171,9 +171,8 @@ public final class Admission: @unchecked Sendable {
     /// Refuses waiter `id` if it is still waiting when its queue timeout comes.
     private func expire(_ id: UInt64, after timeout: Duration) {
         guard let waiter = removeWaiter(id)?.continuation else { return }
-        let waited = Double(timeout.components.seconds) * 1e3 + Double(timeout.components.attoseconds) / 1e15
         var error = overloaded()
-        error.record.message = "no inference slot came free within \(waited.formatted(.number.precision(.fractionLength(0...1)))) ms; retry after \(retryAfterSeconds) s"
+        error.record.message = "no inference slot came free within \(timeout.milliseconds.formatted(.number.precision(.fractionLength(0...1)))) ms; retry after \(retryAfterSeconds) s"
         waiter.resume(throwing: error)
     }
 
@@ -217,7 +216,7 @@ public struct Checkpoint {
         let now = ContinuousClock.now
         let elapsed = now - last
         last = now
-        timings.append(StageTiming(stage: name, milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3))
+        timings.append(StageTiming(stage: name, milliseconds: elapsed.milliseconds))
         try check()
     }
 

@@ -61,8 +61,7 @@ final class RequestTimers: @unchecked Sendable {
             }
             wakeAt = earliest
             if let earliest {
-                let (seconds, attoseconds) = (earliest - now).components
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
+                _ = condition.wait(until: Date(timeIntervalSinceNow: (earliest - now).seconds))
             } else {
                 condition.wait()
             }

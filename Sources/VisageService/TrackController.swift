@@ -117,8 +117,7 @@ struct TrackController {
                         try await outbound.write(.text(String(decoding: try JSONEncoder.service.encode(FrameError(error: problem)), as: UTF8.self)))
                     }
                 case .binary(let buffer):
-                    let elapsed = ContinuousClock.now - start
-                    let time = nextTime ?? Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    let time = nextTime ?? (ContinuousClock.now - start).seconds
                     nextTime = nil
                     mailbox.put(Frame(data: Data(buffer: buffer), index: index, time: time))
                     index += 1
