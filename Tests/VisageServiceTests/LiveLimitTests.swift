@@ -15,16 +15,22 @@ import VisageService
     /// The smallest analysis request: a 1-byte body, which the fake analyzer accepts.
     static let tinyRequest = "POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\n1"
 
-    /// A live service with one inference place and no queue, its place taken by a request the fake
-    /// analyzer holds for `hold`: what the refusal tests start from. `test` gets the client, the server's
-    /// port, the connection holding the place (answered 200 after `hold`) and the analyzer.
+    /// A live service with one inference place and no queue (unless `configure` changes that), its place
+    /// taken by a request the fake analyzer holds for `hold`: what the refusal tests start from. `test`
+    /// gets the client, the server's port, the connection holding the place (answered 200 after `hold`)
+    /// and the analyzer.
     @available(macOS 15, *)
     static func withTheOnlyPlaceTaken(
-        holding hold: Duration,
+        holding hold: Duration, configure: (inout ServiceConfiguration) -> Void = { _ in },
         _ test: @escaping @Sendable (any TestClientProtocol, Int, RawConnection, FakeAnalyzer) async throws -> Void
     ) async throws {
         let analyzer = FakeAnalyzer(stageDelay: hold)
-        let app = try buildApplication(T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 0 }, analyzer: analyzer)
+        let configuration = T.configuration {
+            $0.maxConcurrentInferences = 1
+            $0.queueLength = 0
+            configure(&$0)
+        }
+        let app = try buildApplication(configuration, analyzer: analyzer)
         try await T.live(app) { client in
             try await T.waitUntilReady(client)
             let port = try #require(client.port)
@@ -111,16 +117,9 @@ import VisageService
     /// analysed; the slot's own request is still answered 200.
     @available(macOS 15, *)
     @Test func aRequestWaitingPastTheQueueTimeoutIs503() async throws {
-        let analyzer = FakeAnalyzer(stageDelay: .milliseconds(3000))
-        let app = try buildApplication(
-            T.configuration { $0.maxConcurrentInferences = 1; $0.queueLength = 1; $0.queueTimeout = .fixed(.milliseconds(300)) },
-            analyzer: analyzer)
-        try await T.live(app) { client in
-            try await T.waitUntilReady(client)
-            let port = try #require(client.port)
-            let busy = try RawConnection(port: port)
-            busy.send(Self.tinyRequest)
-            try await T.eventually("the first inference starts") { analyzer.counts.started == 1 }
+        try await Self.withTheOnlyPlaceTaken(
+            holding: .milliseconds(3000), configure: { $0.queueLength = 1; $0.queueTimeout = .fixed(.milliseconds(300)) }
+        ) { client, port, busy, analyzer in
             let waiting = try RawConnection(port: port)
             let start = ContinuousClock.now
             waiting.send(Self.tinyRequest)
