@@ -78,6 +78,8 @@ package enum JPEGDCDecoder {
         package var acCodes: [HuffmanCodes?] = Array(repeating: nil, count: 4)
         /// Each quantisation table's DC entry.
         var dcQuantisers: [Int?] = Array(repeating: nil, count: 4)
+        /// Each quantisation table in natural (row-major) order.
+        var quantTables: [[Int32]?] = Array(repeating: nil, count: 4)
         var maxHorizontal: Int { components.map(\.horizontal).max() ?? 1 }
         var maxVertical: Int { components.map(\.vertical).max() ?? 1 }
     }
@@ -216,6 +218,13 @@ package enum JPEGDCDecoder {
                     let size = precision == 0 ? 64 : 128
                     guard precision <= 1, slot < 4, at + 1 + size <= end else { return nil }
                     headers.dcQuantisers[slot] = precision == 0 ? Int(bytes[at + 1]) : Int(bytes[at + 1]) << 8 | Int(bytes[at + 2])
+                    // The whole table, from zigzag to natural order (``JPEGSparseDecoder``).
+                    var table = [Int32](repeating: 0, count: 64)
+                    for index in 0 ..< 64 {
+                        table[JPEGSparseDecoder.naturalOrder[index]] = precision == 0
+                            ? Int32(bytes[at + 1 + index]) : Int32(bytes[at + 1 + 2 * index]) << 8 | Int32(bytes[at + 2 + 2 * index])
+                    }
+                    headers.quantTables[slot] = table
                     at += 1 + size
                 }
             case 0xDD:
