@@ -22,7 +22,10 @@ import Synchronization
 ///
 /// A job's part count and the next part to hand out live in one atomic word, so a helper that
 /// claims a part of a newer job than it expected just runs that part: there is no window in which
-/// it could mix one job's closure with another's range.
+/// it could mix one job's closure with another's range. The caller publishes each job with part 0
+/// already taken and runs it first: a spinning helper that saw the job before the caller claimed
+/// would otherwise take the first band now and then, and the next operator's bands would read
+/// activations the other core wrote.
 package final class WorkerPool: @unchecked Sendable {
     /// Threads besides the caller.
     package let helperCount: Int
@@ -94,12 +97,16 @@ package final class WorkerPool: @unchecked Sendable {
             self.body = body
             unfinished.store(parts, ordering: .relaxed)
             let job = (claim.load(ordering: .relaxed) >> 40) &+ 1
-            claim.store(job << 40 | UInt64(parts) << 20, ordering: .sequentiallyConsistent)
+            // Part 0 is the caller's before the job is published, so the helpers start at part 1:
+            // the caller keeps the first band of every operator (the band whose input it wrote).
+            claim.store(job << 40 | UInt64(parts) << 20 | 1, ordering: .sequentiallyConsistent)
             if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
                 pthread_mutex_lock(mutex)
                 pthread_cond_broadcast(condition)
                 pthread_mutex_unlock(mutex)
             }
+            body(0)
+            unfinished.subtract(1, ordering: .releasing)
             runClaimedParts()
             var polls = 0, yielding = false
             let start = ContinuousClock.now, patience = Duration.seconds(Self.callerSpinSeconds)
