@@ -537,50 +537,65 @@ AVX2_INLINE float sum_lanes(__m256 v) {
     return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
 }
 
-/// One dot kernel output: residual, clamp (the value second in max and min, so NaN stays NaN),
-/// then PReLU on the sign bit, as the tile's epilogue does it lane by lane.
-AVX2_INLINE void dot_store(
-    float s, size_t j, float *c, const float *r, size_t r_nc, float min, float max, const float *slopes) {
-    if (r != NULL && j < r_nc) s += r[j];
-    s = _mm_cvtss_f32(_mm_min_ss(_mm_set_ss(max), _mm_max_ss(_mm_set_ss(min), _mm_set_ss(s))));
-    if (slopes != NULL && signbit(s)) s *= slopes[j];
-    c[j] = s;
+/// The sums of four vectors' lanes, in order, in one SSE vector.
+AVX2_INLINE __m128 sum_lanes4(__m256 v0, __m256 v1, __m256 v2, __m256 v3) {
+    // [v0 low half, v1 low, v2 low, v3 low | the same of the high halves]
+    const __m256 h = _mm256_hadd_ps(_mm256_hadd_ps(v0, v1), _mm256_hadd_ps(v2, v3));
+    return _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
 }
 
-/// Pixels in pairs, each channel's weights swept once per pair, 16 floats per step in four
-/// chains (two per pixel); the tail of kc through masked input loads against zero-padded weights.
-AVX2 void visage_f32_dot_ukernel__avx2_fma_2x16(
+/// Pixels in fours, each channel's weights swept once per four, 16 floats per step in eight chains
+/// (two per pixel), the rest of kc 8 at a time (the last step's input through a mask, against
+/// zero-padded weights); the four pixels' sums are reduced together and their bias, residual, clamp
+/// (the value second in max and min, so NaN stays NaN) and PReLU (on the sign bit, as the tile's
+/// epilogue) applied in one SSE vector. Reducing each pixel on its own, two at a time, cost as much
+/// as its FMAs: full range's 48 × 48 × 48 → 1 took 27 µs for 0.11 MMAC.
+AVX2 void visage_f32_dot_ukernel__avx2_fma_4x16(
     size_t mr, size_t nc, size_t kc, const float *const *a, const float *wt, size_t wt_stride,
     const float *bias, float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
     float min, float max, const float *slopes) {
-    const size_t full = kc & ~(size_t)15, rest = kc - full;
-    const __m256i m0 = lane_mask(rest < 8 ? rest : 8), m1 = lane_mask(rest > 8 ? rest - 8 : 0);
-    for (size_t i = 0; i < mr; i += 2) {
-        const int pair = i + 1 < mr;
-        const float *x0 = a[i], *x1 = a[pair ? i + 1 : i];
+    const __m128 vmin = _mm_set1_ps(min), vmax = _mm_set1_ps(max);
+    for (size_t i = 0; i < mr; i += 4) {
+        const size_t n = mr - i < 4 ? mr - i : 4;
+        const float *x[4];
+        UNROLL for (size_t p = 0; p < 4; p++) x[p] = a[i + (p < n ? p : n - 1)];
         for (size_t j = 0; j < nc; j++) {
             const float *w = wt + j * wt_stride;
-            __m256 p0 = _mm256_setzero_ps(), p1 = p0, q0 = p0, q1 = p0;
+            __m256 s[4], t[4];
+            UNROLL for (size_t p = 0; p < 4; p++) s[p] = t[p] = _mm256_setzero_ps();
             size_t k = 0;
-            for (; k < full; k += 16) {
+            for (; k + 16 <= kc; k += 16) {
                 const __m256 w0 = _mm256_loadu_ps(w + k), w1 = _mm256_loadu_ps(w + k + 8);
-                p0 = _mm256_fmadd_ps(_mm256_loadu_ps(x0 + k), w0, p0);
-                p1 = _mm256_fmadd_ps(_mm256_loadu_ps(x0 + k + 8), w1, p1);
-                q0 = _mm256_fmadd_ps(_mm256_loadu_ps(x1 + k), w0, q0);
-                q1 = _mm256_fmadd_ps(_mm256_loadu_ps(x1 + k + 8), w1, q1);
+                UNROLL for (size_t p = 0; p < 4; p++) {
+                    s[p] = _mm256_fmadd_ps(_mm256_loadu_ps(x[p] + k), w0, s[p]);
+                    t[p] = _mm256_fmadd_ps(_mm256_loadu_ps(x[p] + k + 8), w1, t[p]);
+                }
             }
-            if (rest > 0) {
-                const __m256 w0 = _mm256_loadu_ps(w + k), w1 = _mm256_loadu_ps(w + k + 8);
-                p0 = _mm256_fmadd_ps(_mm256_maskload_ps(x0 + k, m0), w0, p0);
-                p1 = _mm256_fmadd_ps(_mm256_maskload_ps(x0 + k + 8, m1), w1, p1);
-                q0 = _mm256_fmadd_ps(_mm256_maskload_ps(x1 + k, m0), w0, q0);
-                q1 = _mm256_fmadd_ps(_mm256_maskload_ps(x1 + k + 8, m1), w1, q1);
+            // wt_stride is a multiple of 16, so w + k … w + k + 7 lies inside the row (zeros past kc).
+            for (; k < kc; k += 8) {
+                const __m256 w0 = _mm256_loadu_ps(w + k);
+                const __m256i mask = lane_mask(kc - k < 8 ? kc - k : 8);
+                UNROLL for (size_t p = 0; p < 4; p++) {
+                    const __m256 xv = kc - k >= 8 ? _mm256_loadu_ps(x[p] + k) : _mm256_maskload_ps(x[p] + k, mask);
+                    s[p] = _mm256_fmadd_ps(xv, w0, s[p]);
+                }
             }
-            dot_store(sum_lanes(_mm256_add_ps(p0, p1)) + bias[j], j, c + i * c_stride,
-                      residual != NULL ? residual + i * r_stride : NULL, r_nc, min, max, slopes);
-            if (pair)
-                dot_store(sum_lanes(_mm256_add_ps(q0, q1)) + bias[j], j, c + (i + 1) * c_stride,
-                          residual != NULL ? residual + (i + 1) * r_stride : NULL, r_nc, min, max, slopes);
+            UNROLL for (size_t p = 0; p < 4; p++) s[p] = _mm256_add_ps(s[p], t[p]);
+            __m128 v = _mm_add_ps(sum_lanes4(s[0], s[1], s[2], s[3]), _mm_set1_ps(bias[j]));
+            if (residual != NULL && j < r_nc) {
+                float r[4];
+                UNROLL for (size_t p = 0; p < 4; p++) r[p] = residual[(i + (p < n ? p : n - 1)) * r_stride + j];
+                v = _mm_add_ps(v, _mm_loadu_ps(r));
+            }
+            v = _mm_min_ps(vmax, _mm_max_ps(vmin, v));
+            if (slopes != NULL) v = _mm_blendv_ps(v, _mm_mul_ps(v, _mm_set1_ps(slopes[j])), v);
+            if (c_stride == 1 && nc == 1 && n == 4) {
+                _mm_storeu_ps(c + i, v);
+            } else {
+                float out[4];
+                _mm_storeu_ps(out, v);
+                for (size_t p = 0; p < n; p++) c[(i + p) * c_stride + j] = out[p];
+            }
         }
     }
 }

@@ -166,7 +166,7 @@ void visage_f32_gemv_ukernel__avx2_fma_4x16(
 void visage_f32_pwconv_ukernel__avx2_fma_12x16(
     size_t, size_t, size_t, const float *, const float *, float *, size_t, const float *, size_t, size_t, float,
     float, const float *);
-void visage_f32_dot_ukernel__avx2_fma_2x16(
+void visage_f32_dot_ukernel__avx2_fma_4x16(
     size_t, size_t, size_t, const float *const *, const float *, size_t, const float *, float *, size_t,
     const float *, size_t, size_t, float, float, const float *);
 size_t visage_f32_fma_peak__avx2_fma_12(size_t);

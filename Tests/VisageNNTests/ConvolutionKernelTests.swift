@@ -73,6 +73,11 @@ struct ConvolutionKernelTests {
         Case(shape: .init(inputHeight: 4, inputWidth: 15, inputChannels: 20, outputHeight: 4, outputWidth: 15, outputChannels: 28, kernelHeight: 1, kernelWidth: 1), epilogue: .relu6),
         Case(shape: .init(inputHeight: 3, inputWidth: 13, inputChannels: 9, outputHeight: 3, outputWidth: 13, outputChannels: 26, kernelHeight: 1, kernelWidth: 1), epilogue: .prelu),
         Case(shape: .init(inputHeight: 2, inputWidth: 30, inputChannels: 32, outputHeight: 2, outputWidth: 30, outputChannels: 12, kernelHeight: 1, kernelWidth: 1), epilogue: .clampAndPrelu),
+        // One output channel (full range's classifier): pixels in fours, each four's sums stored as
+        // one vector, then a partial four; depths of whole 16-float steps and of an 8-float step
+        // plus a masked one (44 = 2 × 16 + 8 + 4).
+        Case(shape: .init(inputHeight: 3, inputWidth: 11, inputChannels: 48, outputHeight: 3, outputWidth: 11, outputChannels: 1, kernelHeight: 1, kernelWidth: 1)),
+        Case(shape: .init(inputHeight: 5, inputWidth: 5, inputChannels: 44, outputHeight: 5, outputWidth: 5, outputChannels: 2, kernelHeight: 1, kernelWidth: 1), epilogue: .prelu),
     ]
 
     @Test(arguments: cases, KernelISA.available)
