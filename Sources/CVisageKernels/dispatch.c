@@ -115,6 +115,7 @@ static const visage_kernel_set portable_set = {
     .dot = visage_f32_dot_ukernel__avx2_fma_4x16, \
     .dwconv = visage_f32_dwconv_ukernel__avx2_fma_up16, \
     .dwconv_9 = visage_f32_dwconv_ukernel__avx2_fma_9p16, \
+    .dwconv_9x2 = visage_f32_dwconv_ukernel__avx2_fma_9p16x2, \
     .maxpool = visage_f32_maxpool_ukernel__avx2_fma_u16, \
     .vadd = visage_f32_vadd_ukernel__avx2_fma_u16, \
     .vmul = visage_f32_vmul_ukernel__avx2_fma_u16, \

@@ -41,14 +41,22 @@ void visage_f32_dwconv_run(
     const size_t channels = g->output_channels, ow = g->output_width, iw = g->input_width;
     const size_t sx = g->stride_x, pl = g->pad_left;
     if (kh == 3 && kw == 3) {
-        for (size_t oy = row_begin; oy < row_end; oy++) {
-            const float *rows[3];
-            for (size_t ky = 0; ky < 3; ky++) {
+        // At stride 1, rows in pairs through the set's two-row kernel when it has one (four input rows).
+        const int pairs = set->dwconv_9x2 != NULL && g->stride_y == 1 && sx == 1;
+        for (size_t oy = row_begin; oy < row_end;) {
+            const size_t count = pairs && oy + 1 < row_end ? 2 : 1;
+            const float *rows[4];
+            for (size_t ky = 0; ky < 2 + count; ky++) {
                 const size_t iy = oy * g->stride_y + ky - g->pad_top;  // wraps when above the input
                 rows[ky] = iy < g->input_height ? input + iy * iw * channels : zeros;
             }
-            set->dwconv_9(ow, channels, rows, iw, sx, pl, packed, output + oy * ow * channels,
-                          epilogue->min, epilogue->max, epilogue->slopes);
+            float *out = output + oy * ow * channels;
+            if (count == 2)
+                set->dwconv_9x2(ow, channels, rows, iw, pl, packed, out, out + ow * channels,
+                                epilogue->min, epilogue->max, epilogue->slopes);
+            else
+                set->dwconv_9(ow, channels, rows, iw, sx, pl, packed, out, epilogue->min, epilogue->max, epilogue->slopes);
+            oy += count;
         }
         return;
     }

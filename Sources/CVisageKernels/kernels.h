@@ -85,6 +85,13 @@ typedef void (*visage_f32_dwconv3x3_ukernel_fn)(
     size_t pixels, size_t channels, const float *const *rows, size_t input_width, size_t stride,
     size_t pad_left, const float *w, float *output, float min, float max, const float *slopes);
 
+/// Two consecutive output rows of a 3×3 depthwise convolution at stride 1: `rows` holds four input
+/// rows (0–2 for `output0`, 1–3 for `output1`), the rest as for `visage_f32_dwconv3x3_ukernel_fn`
+/// at stride 1; the same values as the row kernel on each row.
+typedef void (*visage_f32_dwconv3x3x2_ukernel_fn)(
+    size_t pixels, size_t channels, const float *const *rows, size_t input_width, size_t pad_left,
+    const float *w, float *output0, float *output1, float min, float max, const float *slopes);
+
 /// Max pooling of one output row of `pixels` pixels: `rows` holds the window's `row_count` (≥ 1)
 /// input rows that lie inside the input, each `input_width` pixels × `channels` values; pixel p
 /// takes columns p × stride + kx − pad_left (kx < kernel_width) inside the row. The largest tap,
@@ -116,6 +123,7 @@ typedef struct visage_kernel_set {
     visage_f32_dot_ukernel_fn dot;          // NULL: the tile kernels take every panel
     visage_f32_dwconv_ukernel_fn dwconv;    // any number of taps
     visage_f32_dwconv3x3_ukernel_fn dwconv_9;  // 3×3 kernels: a row at a time
+    visage_f32_dwconv3x3x2_ukernel_fn dwconv_9x2;  // NULL: 3×3 stride-1 rows one by one too
     visage_f32_maxpool_ukernel_fn maxpool;
     visage_f32_vbinary_ukernel_fn vadd, vmul, vsub;
     visage_f32_vclamp_ukernel_fn vclamp;
@@ -166,6 +174,8 @@ void visage_f32_gemv_ukernel__avx2_fma_4x16(
 void visage_f32_pwconv_ukernel__avx2_fma_12x16(
     size_t, size_t, size_t, const float *, const float *, float *, size_t, const float *, size_t, size_t, float,
     float, const float *);
+void visage_f32_dwconv_ukernel__avx2_fma_9p16x2(
+    size_t, size_t, const float *const *, size_t, size_t, const float *, float *, float *, float, float, const float *);
 void visage_f32_dot_ukernel__avx2_fma_4x16(
     size_t, size_t, size_t, const float *const *, const float *, size_t, const float *, float *, size_t,
     const float *, size_t, size_t, float, float, const float *);

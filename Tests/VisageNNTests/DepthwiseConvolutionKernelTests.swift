@@ -45,6 +45,11 @@ struct DepthwiseConvolutionKernelTests {
         Case(shape: channelwiseShape(4, 6, channels: 389, output: (4, 6), pad: 1), epilogue: .clampAndPrelu),
         // Full range's 12 × 12 × 36 in several blocks: a last chunk of 4 channels, swept in SSE registers by the AVX2 set.
         Case(shape: channelwiseShape(3, 40, channels: 36, output: (3, 40), pad: 1), epilogue: .clampAndPrelu),
+        // Stride 1 in row pairs (the AVX2 set's two-row kernel, four input rows): the test's halves of
+        // 5 and 4 rows, then 4 and 3 (an odd row left to the row kernel), pairs in several blocks of
+        // 8-channel chunks, 4- and 3-channel tails row by row, padding rows above and below.
+        Case(shape: channelwiseShape(9, 41, channels: 20, output: (9, 41), pad: 1), epilogue: .clampAndPrelu),
+        Case(shape: channelwiseShape(7, 35, channels: 19, output: (7, 35), pad: 1), epilogue: .relu6),
     ]
 
     @Test(arguments: cases, KernelISA.available)
