@@ -66,10 +66,33 @@ public struct FaceDetector: Sendable {
         guard minFaceSize.isFinite, (0...1).contains(minFaceSize) else {
             throw .invalidParameter(name: "minFaceSize", value: "\(minFaceSize)", rule: "must be a fraction of the image width in 0…1")
         }
-        var faces = try FaceDetectionPipeline.detect(
+        let faces = try FaceDetectionPipeline.detect(
             in: image, orientation: orientation, mode: options.performanceMode, minFaceSize: minFaceSize,
-            rotations: options.searchesRotations, reducedFrom: reducedFrom
-        ).filter { Double($0.detection.width) >= minFaceSize }
+            rotations: options.searchesRotations, reducedFrom: reducedFrom)
+        return try kept(faces, maxFaces: maxFaces)
+    }
+
+    /// Fast mode's ``detectedFaces(in:orientation:maxFaces:reducedFrom:)`` on a baseline JPEG's full decode
+    /// without making it (``FaceDetectionPipeline/detectFast(encodedJPEG:storedWidth:storedHeight:orientation:stageEnded:)``):
+    /// the same faces. Nil in accurate mode, with the rotation search, or when the file is not one the
+    /// sparse decoder reads.
+    package func detectedFaces(
+        encodedJPEG data: Data, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation, maxFaces: Int? = nil
+    ) throws(FaceDetectionError) -> [DetectedFace]? {
+        guard options.performanceMode == .fast, !options.searchesRotations else { return nil }
+        let minFaceSize = options.minFaceSize
+        guard minFaceSize.isFinite, (0...1).contains(minFaceSize) else {
+            throw .invalidParameter(name: "minFaceSize", value: "\(minFaceSize)", rule: "must be a fraction of the image width in 0…1")
+        }
+        guard let faces = try FaceDetectionPipeline.detectFast(
+            encodedJPEG: data, storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation)
+        else { return nil }
+        return try kept(faces, maxFaces: maxFaces)
+    }
+
+    /// Faces at least `minFaceSize` wide, and with `maxFaces` only that many of the most confident.
+    private func kept(_ found: [DetectedFace], maxFaces: Int?) throws(FaceDetectionError) -> [DetectedFace] {
+        var faces = found.filter { Double($0.detection.width) >= options.minFaceSize }
         if let maxFaces {
             guard maxFaces >= 1 else {
                 throw .invalidParameter(name: "maxFaces", value: "\(maxFaces)", rule: "must be at least 1")

@@ -91,7 +91,9 @@ package enum JPEGSparseDecoder {
         /// Per block row: the wanted (row in block, index) pairs; per block column likewise.
         let blockRows: [[(Int, Int)]]
         let blockColumns: [[(Int, Int)]]
-        var samples: [UInt8]
+        /// `rows.count × columns.count` bytes (freed by `deinit`).
+        let storage: UnsafeMutablePointer<UInt8>
+        var samples: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: rows.count * columns.count)) }
 
         init(rows: [Int], columns: [Int], width: Int, height: Int) {
             self.rows = rows
@@ -108,11 +110,14 @@ package enum JPEGSparseDecoder {
                 blockColumns[column >> 3].append((column & 7, index))
             }
             (self.rowIndex, self.columnIndex, self.blockRows, self.blockColumns) = (rowIndex, columnIndex, blockRows, blockColumns)
-            samples = [UInt8](repeating: 0, count: rows.count * columns.count)
+            storage = .allocate(capacity: max(1, rows.count * columns.count))
+            storage.initialize(repeating: 0, count: max(1, rows.count * columns.count))
         }
 
+        deinit { storage.deallocate() }
+
         @inline(__always) func sample(row: Int, column: Int) -> Int32 {
-            Int32(samples[Int(rowIndex[row]) * columns.count + Int(columnIndex[column])])
+            Int32(storage[Int(rowIndex[row]) &* columns.count &+ Int(columnIndex[column])])
         }
     }
 
@@ -144,7 +149,7 @@ package enum JPEGSparseDecoder {
         var at = 0
         for (rowNumber, y) in rows.enumerated() {
             for (columnNumber, column) in across.enumerated() {
-                let l = Int32(luma.samples[rowNumber * columns.count + columnNumber])
+                let l = Int32(luma.storage[rowNumber * columns.count + columnNumber])
                 let b = chroma(cb, y: y, column: column) &- 128, r = chroma(cr, y: y, column: column) &- 128
                 output[at] = clamped(l &+ ((91881 &* r &+ 32768) &>> 16))
                 output[at + 1] = clamped(l &+ ((-22554 &* b &- 46802 &* r &+ 32768) &>> 16))
@@ -181,6 +186,27 @@ extension JPEGSparseDecoder {
         var vertical: Int
     }
 
+    /// What the loop reads per block of an MCU: its tables, its prediction slot, and which of its
+    /// component's blocks are wanted.
+    private struct BlockPlan {
+        var dcLookup: UnsafePointer<UInt16>
+        var acSkip: UnsafePointer<UInt32>
+        var acLookup: UnsafePointer<UInt16>
+        var dcTable: Int
+        var acTable: Int
+        var slot: Int
+        var component: Int
+        var wantedRows: UnsafePointer<Bool>
+        var wantedColumns: UnsafePointer<Bool>
+        var blockRows: Int
+        var blockColumns: Int
+        /// Block row = MCU row × rowStep + rowOffset; likewise for columns.
+        var rowStep: Int
+        var rowOffset: Int
+        var columnStep: Int
+        var columnOffset: Int
+    }
+
     /// Decodes the scan, filling each grid's samples; false on any inconsistency.
     // swiftlint:disable:next function_body_length cyclomatic_complexity
     static func decode(headers: JPEGDCDecoder.Headers, grids: [SampleGrid], data: UnsafeRawBufferPointer, starts: [Int]) -> Bool {
@@ -214,15 +240,39 @@ extension JPEGSparseDecoder {
         let tables = JPEGDCDecoder.ScanTables(headers: headers)
         let acBits = JPEGDCDecoder.acLookupBits, dcBits = JPEGDCDecoder.dcLookupBits
         let acShift = UInt64(64 - acBits), dcShift = UInt64(64 - dcBits)
-        let acLookups = (0 ..< 4).map { slot in tables.acCodes[slot].map { $0.lookup(bits: acBits) } ?? [] }
         let components = headers.components
-        let quantTables = components.map { headers.quantTables[$0.quantTable]! }
+        // Memory of its own for what the loop reads per block, freed on return.
+        var owned: [UnsafeMutableRawPointer] = []
+        defer { owned.forEach { $0.deallocate() } }
+        func pinned<Element>(_ values: [Element]) -> UnsafePointer<Element> {
+            let pointer = UnsafeMutablePointer<Element>.allocate(capacity: max(values.count, 1))
+            pointer.initialize(from: values, count: values.count)
+            owned.append(UnsafeMutableRawPointer(pointer))
+            return UnsafePointer(pointer)
+        }
+        let quantTables = components.map { pinned(headers.quantTables[$0.quantTable]!) }
+        let acLookups = (0 ..< 4).map { slot in tables.acCodes[slot].map { pinned($0.lookup(bits: acBits)) } }
+        let wantedRows = grids.map { grid in pinned(grid.blockRows.map { !$0.isEmpty }) }
+        let wantedColumns = grids.map { grid in pinned(grid.blockColumns.map { !$0.isEmpty }) }
+        let plans = blocks.map { block in
+            let component = components[block.component]
+            return BlockPlan(
+                dcLookup: UnsafePointer(tables.dcLookups[component.dcTable]!), acSkip: UnsafePointer(tables.acTables[component.acTable]!),
+                acLookup: acLookups[component.acTable]!, dcTable: component.dcTable, acTable: component.acTable, slot: block.slot,
+                component: block.component, wantedRows: wantedRows[block.component], wantedColumns: wantedColumns[block.component],
+                blockRows: grids[block.component].blockRows.count, blockColumns: grids[block.component].blockColumns.count,
+                rowStep: interleaved ? block.vertical : 1, rowOffset: interleaved ? block.dy : 0,
+                columnStep: interleaved ? block.horizontal : 1, columnOffset: interleaved ? block.dx : 0)
+        }
         let natural = naturalOrder
 
         return natural.withUnsafeBufferPointer { natural in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { coefficients in
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: 64 + 4) { scratch in
-                    let workspace = scratch.baseAddress!, predictions = workspace + 64
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 128) { coefficientsAndPositions in
+                let coefficients = UnsafeMutableBufferPointer(rebasing: coefficientsAndPositions[0 ..< 64])
+                let positions = coefficientsAndPositions.baseAddress! + 64
+                coefficients.initialize(repeating: 0)
+                return withUnsafeTemporaryAllocation(of: Int.self, capacity: 64 + 8 + 4) { scratch in
+                    let workspace = scratch.baseAddress!, predictions = workspace + 72
                     for index in 0 ..< starts.count - 1 {
                         for slot in 0 ..< 4 { predictions[slot] = 0 }
                         var pointer = base + starts[index]
@@ -230,18 +280,16 @@ extension JPEGSparseDecoder {
                         var buffer: UInt64 = 0, available = 0
                         let firstMCU = index * interval, lastMCU = min(firstMCU + interval, totalMCUs)
                         for mcu in firstMCU ..< lastMCU {
-                            let row = mcu / mcusPerRow, column = mcu - row * mcusPerRow
-                            for block in blocks {
-                                let component = components[block.component]
-                                let dcCodes = tables.dcCodes[component.dcTable]!, acCodes = tables.acCodes[component.acTable]!
+                            let row = mcu / mcusPerRow, column = mcu &- row &* mcusPerRow
+                            for plan in plans {
                                 buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
                                 pointer += (63 &- available) &>> 3
                                 available |= 56
                                 // DC: as ``JPEGDCDecoder``.
-                                let entry = tables.dcLookups[component.dcTable]![Int(buffer &>> dcShift)]
+                                let entry = plan.dcLookup[Int(buffer &>> dcShift)]
                                 var length = Int(entry &>> 8), size = Int(entry & 0xFF)
                                 if entry == 0 {
-                                    guard let (long, symbol) = dcCodes.decode(buffer, longerThan: dcBits) else { return false }
+                                    guard let (long, symbol) = tables.dcCodes[plan.dcTable]!.decode(buffer, longerThan: dcBits) else { return false }
                                     (length, size) = (long, Int(symbol))
                                 }
                                 guard size <= 11 else { return false }
@@ -249,24 +297,26 @@ extension JPEGSparseDecoder {
                                 let difference = bits &- (bits < ((1 &<< size) &>> 1) ? (1 &<< size) &- 1 : 0)
                                 buffer &<<= UInt64(length &+ size)
                                 available &-= length &+ size
-                                predictions[block.slot] &+= difference
+                                predictions[plan.slot] &+= difference
 
-                                let grid = grids[block.component]
-                                let blockRow = interleaved ? row * block.vertical + block.dy : row
-                                let blockColumn = interleaved ? column * block.horizontal + block.dx : column
-                                let wanted = blockRow < grid.blockRows.count && blockColumn < grid.blockColumns.count
-                                    && !grid.blockRows[blockRow].isEmpty && !grid.blockColumns[blockColumn].isEmpty
+                                let blockRow = row &* plan.rowStep &+ plan.rowOffset
+                                let blockColumn = column &* plan.columnStep &+ plan.columnOffset
+                                let wanted = blockRow < plan.blockRows && blockColumn < plan.blockColumns
+                                    && plan.wantedRows[blockRow] && plan.wantedColumns[blockColumn]
                                 if !wanted {
                                     guard skipAC(
-                                        buffer: &buffer, available: &available, pointer: &pointer,
-                                        table: tables.acTables[component.acTable]!, codes: acCodes, shift: acShift)
+                                        buffer: &buffer, available: &available, pointer: &pointer, table: plan.acSkip,
+                                        tables: tables, acTable: plan.acTable, shift: acShift)
                                     else { return false }
                                     continue
                                 }
+                                let grid = grids[plan.component]
                                 // AC: every coefficient, as libjpeg's decode_mcu.
-                                coefficients.initialize(repeating: 0)
-                                coefficients[0] = Int32(Int16(truncatingIfNeeded: predictions[block.slot]))
-                                let lookup = acLookups[component.acTable]
+                                coefficients[0] = Int32(Int16(truncatingIfNeeded: predictions[plan.slot]))
+                                let lookup = plan.acLookup
+                                // The coefficients set, in order (the DC always first).
+                                positions[0] = 0
+                                var count = 1
                                 var k = 1
                                 while k < 64 {
                                     buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
@@ -275,7 +325,7 @@ extension JPEGSparseDecoder {
                                     let entry = lookup[Int(buffer &>> acShift)]
                                     var length = Int(entry &>> 8), symbol = Int(entry & 0xFF)
                                     if entry == 0 {
-                                        guard let (long, value) = acCodes.decode(buffer, longerThan: acBits) else { return false }
+                                        guard let (long, value) = tables.acCodes[plan.acTable]!.decode(buffer, longerThan: acBits) else { return false }
                                         (length, symbol) = (long, Int(value))
                                     }
                                     let run = symbol &>> 4, size = symbol & 15
@@ -287,7 +337,12 @@ extension JPEGSparseDecoder {
                                         let value = bits < 1 &<< (size &- 1) ? bits &- (1 &<< size) &+ 1 : bits
                                         buffer &<<= UInt64(size)
                                         available &-= size
-                                        coefficients[natural[k]] = Int32(Int16(truncatingIfNeeded: value))
+                                        let position = natural[k]
+                                        if coefficients[position] == 0 {
+                                            positions[count] = Int32(truncatingIfNeeded: position)
+                                            count &+= 1
+                                        }
+                                        coefficients[position] = Int32(Int16(truncatingIfNeeded: value))
                                         k &+= 1
                                     } else {
                                         if run != 15 { break }
@@ -295,8 +350,11 @@ extension JPEGSparseDecoder {
                                     }
                                 }
                                 inverseDCT(
-                                    coefficients.baseAddress!, quant: quantTables[block.component], workspace: workspace,
+                                    coefficients.baseAddress!, positions: positions, count: count, quant: quantTables[plan.component],
+                                    workspace: workspace,
                                     rows: grid.blockRows[blockRow], columns: grid.blockColumns[blockColumn], grid: grid)
+                                // Back to zeros for the next block.
+                                for n in 0 ..< count { coefficients[Int(positions[n])] = 0 }
                             }
                             if (pointer - base) &* 8 &- available > limitBits { return false }
                         }
@@ -310,11 +368,10 @@ extension JPEGSparseDecoder {
     }
 
     /// Steps over a block's AC symbols with ``JPEGDCDecoder``'s skip table; false on a bad code.
-    @inline(__always)
     // swiftlint:disable:next function_parameter_count
     private static func skipAC(
-        buffer: inout UInt64, available: inout Int, pointer: inout UnsafeRawPointer, table: UnsafeMutablePointer<UInt32>,
-        codes: JPEGDCDecoder.HuffmanCodes, shift: UInt64
+        buffer: inout UInt64, available: inout Int, pointer: inout UnsafeRawPointer, table: UnsafePointer<UInt32>,
+        tables: JPEGDCDecoder.ScanTables, acTable: Int, shift: UInt64
     ) -> Bool {
         var left = 63
         blockLoop: while true {
@@ -339,7 +396,7 @@ extension JPEGSparseDecoder {
             available |= 56
             var length = Int(step &>> 24), symbol = Int((step &>> 16) & 0xFF)
             if step &>> 16 == 0 {
-                guard let (long, value) = codes.decode(buffer, longerThan: JPEGDCDecoder.acLookupBits) else { return false }
+                guard let (long, value) = tables.acCodes[acTable]!.decode(buffer, longerThan: JPEGDCDecoder.acLookupBits) else { return false }
                 (length, symbol) = (long, Int(value))
             }
             let run = symbol &>> 4, size = symbol & 15
@@ -352,69 +409,95 @@ extension JPEGSparseDecoder {
         return true
     }
 
-    /// libjpeg-turbo's `jpeg_idct_islow` (jidctint.c: 13-bit constants, 2 extra bits after the column
-    /// pass) of one block, the row pass only for the wanted `rows`, written at the wanted `columns`.
+    /// jidctint.c's 8-point pass as the integer matrix it is: `islowMatrix[8 * output + input]` is what
+    /// input `input` adds to output `output` before the descaling (the pass is sums of products with its
+    /// 13-bit constants, exact in integers, so any order of the same sums gives the same value).
+    static let islowMatrix: [Int] = {
+        var matrix = [Int](repeating: 0, count: 64)
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 8) { out in
+            for input in 0 ..< 8 {
+                var unit = [Int](repeating: 0, count: 8)
+                unit[input] = 1
+                idct8(unit[0], unit[1], unit[2], unit[3], unit[4], unit[5], unit[6], unit[7], into: out.baseAddress!, step: 1, shift: 0)
+                for output in 0 ..< 8 { matrix[8 * output + input] = out[output] }
+            }
+        }
+        return matrix
+    }()
+
+    /// libjpeg-turbo's `jpeg_idct_islow` (jidctint.c: 13-bit constants, the column pass descaled by 11 bits,
+    /// the row pass by 18) at the wanted `rows` × `columns` of one block alone, from its `count` set
+    /// coefficients (natural positions in `positions`): each pass as ``islowMatrix``'s sums, which are the
+    /// butterflies' values exactly (its shortcuts for all-zero AC give the same). Written into `grid`.
     // swiftlint:disable:next function_parameter_count
     static func inverseDCT(
-        _ coefficients: UnsafeMutablePointer<Int32>, quant: [Int32], workspace: UnsafeMutablePointer<Int>, rows: [(Int, Int)],
-        columns: [(Int, Int)], grid: SampleGrid
+        _ coefficients: UnsafeMutablePointer<Int32>, positions: UnsafePointer<Int32>, count: Int, quant q: UnsafePointer<Int32>,
+        workspace: UnsafeMutablePointer<Int>, rows: [(Int, Int)], columns: [(Int, Int)], grid: SampleGrid
     ) {
-        for c in 0 ..< 8 {
-            let z = (0 ..< 8).map { Int(coefficients[8 * $0 + c]) * Int(quant[8 * $0 + c]) }
-            if z[1] == 0, z[2] == 0, z[3] == 0, z[4] == 0, z[5] == 0, z[6] == 0, z[7] == 0 {
-                for r in 0 ..< 8 { workspace[8 * r + c] = z[0] << 2 }
-                continue
+        islowMatrix.withUnsafeBufferPointer { matrix in
+            let m = matrix.baseAddress!
+            // Column pass, only the wanted rows: workspace[8·i + v] for the i-th wanted row.
+            for i in 0 ..< rows.count { for v in 0 ..< 8 { workspace[8 &* i &+ v] = 0 } }
+            for n in 0 ..< count {
+                let position = Int(positions[n]), u = position &>> 3, v = position & 7
+                let z = Int(coefficients[position]) &* Int(q[position])
+                for (i, row) in rows.enumerated() { workspace[8 &* i &+ v] &+= m[8 &* row.0 &+ u] &* z }
             }
-            let out = idct8(z[0], z[1], z[2], z[3], z[4], z[5], z[6], z[7])
-            for r in 0 ..< 8 { workspace[8 * r + c] = (out[r] + (1 << 10)) >> 11 }
-        }
-        let stride = grid.columns.count
-        grid.samples.withUnsafeMutableBufferPointer { samples in
-            for (r, index) in rows {
-                let w = workspace + 8 * r
-                var values = [Int](repeating: 0, count: 8)
-                if w[1] == 0, w[2] == 0, w[3] == 0, w[4] == 0, w[5] == 0, w[6] == 0, w[7] == 0 {
-                    let value = (w[0] + (1 << 4)) >> 5
-                    for c in 0 ..< 8 { values[c] = value }
-                } else {
-                    let out = idct8(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7])
-                    for c in 0 ..< 8 { values[c] = (out[c] + (1 << 17)) >> 18 }
-                }
+            for i in 0 ..< 8 &* rows.count { workspace[i] = (workspace[i] &+ (1 &<< 10)) &>> 11 }
+            // Row pass, only the wanted columns.
+            let stride = grid.columns.count, samples = grid.storage
+            for (i, row) in rows.enumerated() {
+                let w = workspace + 8 &* i
                 for (c, column) in columns {
-                    samples[index * stride + column] = UInt8(truncatingIfNeeded: min(max(values[c] + 128, 0), 255))
+                    let r = m + 8 &* c
+                    var sum = r[0] &* w[0] &+ r[1] &* w[1] &+ r[2] &* w[2] &+ r[3] &* w[3]
+                    sum &+= r[4] &* w[4] &+ r[5] &* w[5] &+ r[6] &* w[6] &+ r[7] &* w[7]
+                    let value = (sum &+ (1 &<< 17)) &>> 18
+                    samples[row.1 &* stride &+ column] = UInt8(truncatingIfNeeded: min(max(value &+ 128, 0), 255))
                 }
             }
         }
     }
 
-    /// One 8-point pass of jidctint.c, before its descaling: outputs 0…7.
+    /// One 8-point pass of jidctint.c, its outputs descaled by `shift` bits (rounded) into `output`, `step` apart.
     @inline(__always)
     // swiftlint:disable:next function_parameter_count
-    static func idct8(_ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int, _ i4: Int, _ i5: Int, _ i6: Int, _ i7: Int) -> [Int] {
+    static func idct8(
+        _ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int, _ i4: Int, _ i5: Int, _ i6: Int, _ i7: Int, into output: UnsafeMutablePointer<Int>,
+        step: Int, shift: Int
+    ) {
         // Even part.
-        var z1 = (i2 + i6) * 4433
-        let tmp2e = z1 + i6 * -15137, tmp3e = z1 + i2 * 6270
-        let tmp0e = (i0 + i4) << 13, tmp1e = (i0 - i4) << 13
-        let tmp10 = tmp0e + tmp3e, tmp13 = tmp0e - tmp3e, tmp11 = tmp1e + tmp2e, tmp12 = tmp1e - tmp2e
+        var z1 = (i2 &+ i6) &* 4433
+        let tmp2e = z1 &+ i6 &* -15137, tmp3e = z1 &+ i2 &* 6270
+        let tmp0e = (i0 &+ i4) &<< 13, tmp1e = (i0 &- i4) &<< 13
+        let tmp10 = tmp0e &+ tmp3e, tmp13 = tmp0e &- tmp3e, tmp11 = tmp1e &+ tmp2e, tmp12 = tmp1e &- tmp2e
         // Odd part.
         var tmp0 = i7, tmp1 = i5, tmp2 = i3, tmp3 = i1
-        z1 = tmp0 + tmp3
-        var z2 = tmp1 + tmp2, z3 = tmp0 + tmp2, z4 = tmp1 + tmp3
-        let z5 = (z3 + z4) * 9633
-        tmp0 *= 2446
-        tmp1 *= 16819
-        tmp2 *= 25172
-        tmp3 *= 12299
-        z1 *= -7373
-        z2 *= -20995
-        z3 *= -16069
-        z4 *= -3196
-        z3 += z5
-        z4 += z5
-        tmp0 += z1 + z3
-        tmp1 += z2 + z4
-        tmp2 += z2 + z3
-        tmp3 += z1 + z4
-        return [tmp10 + tmp3, tmp11 + tmp2, tmp12 + tmp1, tmp13 + tmp0, tmp13 - tmp0, tmp12 - tmp1, tmp11 - tmp2, tmp10 - tmp3]
+        z1 = tmp0 &+ tmp3
+        var z2 = tmp1 &+ tmp2, z3 = tmp0 &+ tmp2, z4 = tmp1 &+ tmp3
+        let z5 = (z3 &+ z4) &* 9633
+        tmp0 &*= 2446
+        tmp1 &*= 16819
+        tmp2 &*= 25172
+        tmp3 &*= 12299
+        z1 &*= -7373
+        z2 &*= -20995
+        z3 &*= -16069
+        z4 &*= -3196
+        z3 &+= z5
+        z4 &+= z5
+        tmp0 &+= z1 &+ z3
+        tmp1 &+= z2 &+ z4
+        tmp2 &+= z2 &+ z3
+        tmp3 &+= z1 &+ z4
+        let round = shift > 0 ? 1 &<< (shift &- 1) : 0
+        output[0] = (tmp10 &+ tmp3 &+ round) &>> shift
+        output[step] = (tmp11 &+ tmp2 &+ round) &>> shift
+        output[2 &* step] = (tmp12 &+ tmp1 &+ round) &>> shift
+        output[3 &* step] = (tmp13 &+ tmp0 &+ round) &>> shift
+        output[4 &* step] = (tmp13 &- tmp0 &+ round) &>> shift
+        output[5 &* step] = (tmp12 &- tmp1 &+ round) &>> shift
+        output[6 &* step] = (tmp11 &- tmp2 &+ round) &>> shift
+        output[7 &* step] = (tmp10 &- tmp3 &+ round) &>> shift
     }
 }

@@ -84,3 +84,66 @@ struct JPEGSparseDecoderTests {
         }
     }
 }
+
+/// The warp of the sparse pixels (``JPEGSparseDecoder/warpAffine(_:into:width:height:transform:valueRange:)``)
+/// against the warp of libjpeg's full decode: the same floats, bit for bit.
+struct JPEGSparseWarpTests {
+    /// Letterbox-like maps: scales from 0.4 to 9 pixels a sample, offsets that leave bands outside the
+    /// picture, whole-number positions, mirrored axes and quarter turns (EXIF orientations 5-8).
+    static func transforms(width: Int, height: Int, using generator: inout SeededGenerator) -> [PixelTransform] {
+        let (w, h) = (Double(width), Double(height))
+        var transforms = [
+            PixelTransform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0),
+            PixelTransform(a: w / 24, b: 0, c: 0, d: w / 24, tx: w / 48 - 0.5, ty: -h / 5),
+            PixelTransform(a: -w / 24, b: 0, c: 0, d: h / 24, tx: w - w / 48 - 0.5, ty: h / 48 - 0.5),
+            PixelTransform(a: 0, b: w / 24, c: h / 24, d: 0, tx: w / 48 - 0.5, ty: h / 48 - 0.5),
+            PixelTransform(a: 0, b: -w / 24, c: -h / 24, d: 0, tx: w - 0.5, ty: h - 0.5),
+        ]
+        for _ in 0 ..< 6 {
+            let scale = Double.random(in: 0.4 ... 9, using: &generator)
+            let (tx, ty) = (Double.random(in: -w / 3 ... w / 2, using: &generator), Double.random(in: -h / 3 ... h / 2, using: &generator))
+            let flip = Bool.random(using: &generator) ? -1.0 : 1.0
+            if Bool.random(using: &generator) {
+                transforms.append(PixelTransform(a: flip * scale, b: 0, c: 0, d: scale, tx: flip < 0 ? w - tx : tx, ty: ty))
+            } else {
+                transforms.append(PixelTransform(a: 0, b: scale, c: flip * scale, d: 0, tx: tx, ty: flip < 0 ? h - ty : ty))
+            }
+        }
+        return transforms
+    }
+
+    @Test(arguments: JPEGSparseDecoderTests.fixtures)
+    func tensorIsTheFullDecodesWarp(name: String) throws {
+        let data = try Fixtures.data("\(name).jpg")
+        let reference = try JPEGSparseDecoderTests.fullDecode(data)
+        var generator = SeededGenerator(state: UInt64(name.utf8.count * 7919))
+        let size = 24
+        for transform in Self.transforms(width: reference.width, height: reference.height, using: &generator) {
+            var expected = [Float](repeating: .nan, count: size * size * 3), sparse = expected
+            expected.withUnsafeMutableBufferPointer { tensor in
+                reference.warpAffine(into: tensor, width: size, height: size, transform: transform, valueRange: -1 ... 1, border: .zero)
+            }
+            let warped = data.withUnsafeBytes { bytes in
+                sparse.withUnsafeMutableBufferPointer { tensor in
+                    JPEGSparseDecoder.warpAffine(bytes, into: tensor, width: size, height: size, transform: transform, valueRange: -1 ... 1)
+                }
+            }
+            #expect(warped)
+            #expect(sparse.map(\.bitPattern) == expected.map(\.bitPattern), "\(name) \(transform)")
+        }
+    }
+
+    /// A turn that is not a quarter is left to the full decode.
+    @Test func turnedMapsAreRefused() throws {
+        let data = try Fixtures.data("jpeg-dc/420.jpg")
+        var tensor = [Float](repeating: 0, count: 8 * 8 * 3)
+        let warped = data.withUnsafeBytes { bytes in
+            tensor.withUnsafeMutableBufferPointer { tensor in
+                JPEGSparseDecoder.warpAffine(
+                    bytes, into: tensor, width: 8, height: 8, transform: PixelTransform(a: 1, b: 0.1, c: 0, d: 1, tx: 0, ty: 0),
+                    valueRange: -1 ... 1)
+            }
+        }
+        #expect(!warped)
+    }
+}

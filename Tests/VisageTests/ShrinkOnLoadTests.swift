@@ -3,8 +3,11 @@ import Testing
 import Visage
 import VisageImage
 
-/// Fast detection of a JPEG decodes it reduced (libjpeg's scaled IDCT) and reports faces in the full
-/// picture: boxes within 1 % of the picture's size of a full decode's, keypoints within 1.5 %.
+/// Fast detection of a JPEG decodes it reduced (libjpeg's scaled IDCT, or the DC terms at 1/8) and reports
+/// faces in the full picture: boxes within 1 % of the picture's size of a full decode's, keypoints within
+/// 1.5 %. With the mesh from the reduced decode (`--shrink-on-load`), a picture shrunk to 1/4 or 1/8 gets
+/// the full decode's faces and meshes exactly: the detector's input is the full decode's letterbox, from the
+/// pixels it reads (``JPEGSparseDecoder``).
 struct ShrinkOnLoadTests {
     static func data(_ name: String) throws -> Data { try Data(contentsOf: DetectorFixtures.url(name)) }
 
@@ -29,7 +32,7 @@ struct ShrinkOnLoadTests {
     }
 
     /// Faces of the reduced decode against the full decode's, in the full upright picture.
-    static func expectParity(_ data: Data, faces expected: Int, decodeThreads: Int = 1) throws {
+    static func expectParity(_ data: Data, faces expected: Int, decodeThreads: Int = 1, exact: Bool = true) throws {
         let detector = FaceDetector(options: .init(performanceMode: .fast))
         let full = try Image(data: data, options: .init(applyOrientation: false))
         let reference = try detector.analyzedFaces(in: full)
@@ -37,6 +40,14 @@ struct ShrinkOnLoadTests {
         let size = full.size
         #expect(reduced.width == Int(size.width) && reduced.height == Int(size.height))
         try #require(reduced.faces.count == expected && reference.count == expected)
+        if exact {
+            let withMesh = try detector.analyzedFaces(in: full, mesh: true)
+            let decoded = try detector.analyzedFaces(decoding: data, features: [.mesh], meshFromReducedDecode: true)
+            #expect(decoded.faces.map(\.face.frame) == withMesh.map(\.face.frame))
+            #expect(decoded.faces.map(\.face.keypoints) == withMesh.map(\.face.keypoints))
+            #expect(decoded.faces.map(\.face.confidence) == withMesh.map(\.face.confidence))
+            #expect(decoded.faces.map { $0.analysis?.mesh } == withMesh.map { $0.analysis?.mesh })
+        }
         for (a, b) in zip(reduced.faces.map(\.face), reference.map(\.face)) {
             let (dx, dy) = (0.01 * size.width, 0.01 * size.height)
             #expect(abs(a.frame.minX - b.frame.minX) <= dx && abs(a.frame.maxX - b.frame.maxX) <= dx)
@@ -52,21 +63,22 @@ struct ShrinkOnLoadTests {
 
     @Test func reducedDetectionMatchesTheFullDecode() throws {
         // 640×480 decodes at 320×240: still 2.5× the detector's 128-pixel input.
-        try Self.expectParity(try Self.data("one-face.jpg"), faces: 1)
+        try Self.expectParity(try Self.data("one-face.jpg"), faces: 1, exact: false)
     }
 
-    /// The EXIF orientation is honoured: the oriented-6 fixture at twice its size (upright 480×640).
-    @Test func reducedDetectionHonoursTheOrientation() throws {
+    /// The EXIF orientation is honoured: the oriented-6 fixture at twice its size (upright 480×640, shrunk to
+    /// 1/2 by libjpeg) and at four times (upright 960×1280: 1/4, the sparse decoder's exact letterbox).
+    @Test(arguments: [2, 4]) func reducedDetectionHonoursTheOrientation(factor: Int) throws {
         let original = try Self.data("oriented-6.jpg")
         let stored = try Image(data: original, options: .init(applyOrientation: false))
-        let larger = try stored.resized(width: 2 * stored.width, height: 2 * stored.height, method: .bilinear).jpegData(quality: 95)
+        let larger = try stored.resized(width: factor * stored.width, height: factor * stored.height, method: .bilinear).jpegData(quality: 95)
         // The original's APP1 (EXIF) segment, spliced in after the new file's SOI.
         let bytes = [UInt8](original)
         let app1 = try #require(bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xE1 })
         let length = Int(bytes[app1 + 2]) << 8 | Int(bytes[app1 + 3])
         let oriented = larger.prefix(2) + Data(bytes[app1..<(app1 + 2 + length)]) + larger.dropFirst(2)
         #expect(try ImageFileInfo.read(data: oriented).orientation == .right)
-        try Self.expectParity(oriented, faces: 1)
+        try Self.expectParity(oriented, faces: 1, exact: factor == 4)
     }
 
     /// A JPEG with restart markers (a marker every MCU row, as phone encoders write them) is decoded in

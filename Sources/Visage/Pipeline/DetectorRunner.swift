@@ -82,6 +82,33 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
         return found
     }
 
+    /// ``detect(in:orientation:window:reduction:stageEnded:)`` on a baseline JPEG's full decode without
+    /// making it: the input is the full decode's letterbox bit for bit, from the pixels the warp reads
+    /// alone (``JPEGSparseDecoder/warpAffine(_:into:width:height:transform:valueRange:)``), so the faces are
+    /// the full decode's. `storedWidth` × `storedHeight` is the file's frame. Nil when the file is not one
+    /// the sparse decoder reads (the caller then decodes it).
+    package func detect(
+        encodedJPEG data: Data, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation, window: DetectionWindow,
+        stageEnded: (String) -> Void = { _ in }
+    ) throws(FaceDetectionError) -> [Detection]? {
+        let interpreter = try borrow()
+        defer { giveBack(interpreter) }
+        let size = variant.inputSize
+        let transform = window.warpTransform(tensorSize: size, rawWidth: storedWidth, rawHeight: storedHeight, orientation: orientation)
+        let written = interpreter.withInput(0) { tensor in
+            data.withUnsafeBytes { bytes in
+                JPEGSparseDecoder.warpAffine(bytes, into: tensor, width: size, height: size, transform: transform, valueRange: -1...1)
+            }
+        }
+        guard written else { return nil }
+        stageEnded("detector input (sparse decode and warp)")
+        try run(interpreter)
+        stageEnded("detector network")
+        let found = detections(in: interpreter, window: window)
+        stageEnded("detector decoding and NMS")
+        return found
+    }
+
     /// The stages of ``detect(in:orientation:window:stageEnded:)``: `window` of `image` letterboxed into
     /// the input tensor (−1…1) …
     private func writeInput(

@@ -125,6 +125,32 @@ package enum FaceDetectionPipeline {
         return faces
     }
 
+    /// Fast mode without turned views on a baseline JPEG (stored frame `storedWidth` × `storedHeight`) whose
+    /// full decode is never made (``DetectorRunner/detect(encodedJPEG:storedWidth:storedHeight:orientation:window:stageEnded:)``):
+    /// the faces ``detect(in:orientation:mode:minFaceSize:rotations:reducedFrom:stageEnded:)`` finds on the
+    /// full decode. Nil when the file is not one the sparse decoder reads.
+    package static func detectFast(
+        encodedJPEG data: Data, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation, stageEnded: (String) -> Void = { _ in }
+    ) throws(FaceDetectionError) -> [DetectedFace]? {
+        let upright = orientation.uprightSize(rawWidth: storedWidth, rawHeight: storedHeight)
+        guard min(upright.width, upright.height) >= minimumImageSide else { return [] }
+        let runner = try DetectorRunner.shared(.shortRange)
+        stageEnded("detector lookup")
+        guard let detections = try runner.detect(
+            encodedJPEG: data, storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation,
+            window: .letterbox(width: upright.width, height: upright.height), stageEnded: stageEnded)
+        else { return nil }
+        let faces = detections.map { detection in
+            var face = DetectedFace(
+                detection: detection, imageWidth: upright.width, imageHeight: upright.height,
+                angles: HeadAngles(roll: 0, yaw: 0, pitch: 0), keypointDetector: .shortRange, meshDetection: nil)
+            face.angles = HeadAngles(keypoints: face.pixelKeypoints, detector: face.keypointDetector)
+            return face
+        }
+        stageEnded("keypoint angles")
+        return faces
+    }
+
     /// The short-range letterbox pass on the picture turned by `turn`, mapped back to the upright picture.
     private static func turnedView(
         _ turn: QuarterTurn, of image: Image, orientation: ImageOrientation, runner: DetectorRunner

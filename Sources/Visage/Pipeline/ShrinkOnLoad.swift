@@ -15,12 +15,14 @@ extension FaceDetector {
     /// where libjpeg's own 1/8 decode takes 0.3–0.45, since libjpeg still decodes every AC symbol one by one).
     ///
     /// Features that need the mesh (landmarks, contours, classification, mesh, quality) decode the whole
-    /// image by default, because the mesh follows the detector's box: a box found on the reduced decode
-    /// (within 1 % of the picture of the full decode's) moves the mesh by a median 0.6–3.6 px on the test
-    /// photos, and MediaPipe's parity is worth more than the time. With `meshFromReducedDecode` they take
-    /// the faster path instead: detection on the reduced decode, then, per face, only the part of the JPEG
-    /// the mesh region's warp reaches, at full resolution (``RegionSource``): about half the CPU on a
-    /// 12-megapixel photo. Other formats and accurate mode decode the whole image.
+    /// image by default, because the mesh follows the detector's box. With `meshFromReducedDecode` they take
+    /// the faster path instead: on a picture the detector needs at 1/4 or 1/8 (baseline JPEG, fast mode, no
+    /// rotation search), the detector's input is the full decode's letterbox bit for bit, from the pixels its
+    /// warp reads alone (``JPEGSparseDecoder``), then, per face, only the part of the JPEG the mesh region's
+    /// warp reaches is decoded, at full resolution (``RegionSource``): the full decode's faces and meshes
+    /// exactly. Smaller pictures, and other JPEGs, detect on the reduced decode, whose box (within 1 % of the
+    /// picture) moves the mesh by a median 0.6–3.6 px on the test photos. Other formats and accurate mode
+    /// decode the whole image.
     ///
     /// `decodeThreads` is ``ImageDecodingOptions/threads`` for the decode: a JPEG with restart markers then
     /// decodes in that many bands at once (for one image at a time; many images are better run side by side).
@@ -34,6 +36,18 @@ extension FaceDetector {
         if options.performanceMode == .fast, meshFromReducedDecode || !(mesh || quality) {
             let info = try ImageFileInfo.read(data: data)
             if info.format == .jpeg {
+                // For the mesh, the full decode's faces exactly: the detector's input is the full decode's,
+                // from the pixels its warp reads alone (pictures shrunk to 1/4 or 1/8; smaller ones keep
+                // libjpeg's 1/2 decode). Detection alone keeps the DC terms: about 0.21 of a full decode where
+                // this takes 0.32, boxes within 1 %.
+                try checkPixelLimit(width: info.width, height: info.height, limit: stored.pixelLimit)
+                if mesh || quality,
+                   JPEGCodec.halvingScaleNumerator(width: info.width, height: info.height, atLeast: Self.shrinkOnLoadMinimum) <= 2,
+                   let found = try detectedFaces(
+                    encodedJPEG: data, storedWidth: info.width, storedHeight: info.height, orientation: info.orientation, maxFaces: maxFaces) {
+                    let upright = info.uprightSize
+                    return (try analyzed(found, from: RegionSource(encoded: data, info: info), mesh: mesh, captureQuality: quality), upright.width, upright.height)
+                }
                 var reduced = stored
                 reduced.minimumDimension = Self.shrinkOnLoadMinimum
                 let image = try Image(data: data, options: reduced)
