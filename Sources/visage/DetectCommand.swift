@@ -63,9 +63,10 @@ struct DetectCommand: AsyncParsableCommand {
     var refineMesh: Bool?
 
     @Flag(help: ArgumentHelp(
-        "With features that need the mesh, detect on a JPEG's reduced decode too and decode only each face's region at full resolution.",
-        discussion: "About half the CPU on 12-megapixel photos; the mesh then follows a box within 1 % of the picture of the full decode's "
-            + "(median 0.6–3.6 px on the test photos) instead of matching MediaPipe's exactly. Detection alone always decodes reduced."))
+        "With features that need the mesh, detect without a full decode and decode only each face's region at full resolution.",
+        discussion: "On a baseline JPEG of about 1024 pixels or more on its longer side the detector's input is rebuilt exactly from "
+            + "the pixels it reads, so faces and meshes are the full decode's; other JPEGs detect on a reduced decode, whose box "
+            + "moves the mesh (median 0.6–3.6 px on the test photos). Detection alone always decodes reduced."))
     var shrinkOnLoad = false
 
     @Flag(help: "Print one JSON object per image (JSON Lines).")
