@@ -9,11 +9,20 @@ import Visage
 /// ``BodyBudget``, holding no place) and is admitted (``admit()``) once the body is complete. An admitted request runs its CPU work
 /// through ``run(deadline:queueing:_:)``, which waits for a free slot and runs the work on a thread of its own, off
 /// Swift's cooperative pool, so a busy pipeline never delays the answers that shed load.
+///
+/// Under overload the queue closes (``overloadWindow``): for a while after a request is refused with every
+/// place taken, a request is admitted only when an inference slot is free, so none of the requests the
+/// service accepts then waits behind another (Facebook's adaptive queueing, the idea of CoDel: a queue that
+/// stays full only adds latency). Below overload the queue absorbs bursts as before.
 public final class Admission: @unchecked Sendable {
     public let slots: Int
     public let queueLength: Int
     /// How long an admitted request may wait for a slot before it is refused.
     public let queueTimeout: QueueTimeout
+    /// How long the queue stays closed after a refusal with every place taken (or a waiter's queue
+    /// timeout); nil keeps it open always. Refusals made while it is closed do not extend it, so it
+    /// reopens once the service stops being full, and closes again at the next full queue.
+    public let overloadWindow: Duration?
     let retryAfterSeconds: Int
     private let lock = NSLock()
     private var admitted = 0
@@ -21,6 +30,10 @@ public final class Admission: @unchecked Sendable {
     private var waiters: [Waiter] = []
     private typealias Waiter = (id: UInt64, continuation: CheckedContinuation<Void, any Error>, timer: UInt64?)
     private var nextWaiter: UInt64 = 0
+    /// The last refusal with every place taken (or a queue timeout): the queue is closed until
+    /// `overloadWindow` after it.
+    private var lastFullRefusal: ContinuousClock.Instant?
+    private let clock: @Sendable () -> ContinuousClock.Instant
     /// The slot times of the last inferences (a ring), kept only for ``QueueTimeout/typicalInference(fraction:)``.
     private var recent = InferenceTimes()
     /// Told the number of requests waiting for a slot each time it changes, under the lock, so the
@@ -29,14 +42,26 @@ public final class Admission: @unchecked Sendable {
     /// One thread per slot at most, kept between requests.
     private let threads: WorkerThreads
 
-    public init(
-        slots: Int, queueLength: Int, queueTimeout: QueueTimeout = .none, retryAfterSeconds: Int,
+    public convenience init(
+        slots: Int, queueLength: Int, queueTimeout: QueueTimeout = .none, overloadWindow: Duration? = nil, retryAfterSeconds: Int,
         onQueueDepth: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
-        precondition(slots >= 1 && queueLength >= 0 && queueTimeout.isValid)
+        self.init(
+            slots: slots, queueLength: queueLength, queueTimeout: queueTimeout, overloadWindow: overloadWindow,
+            retryAfterSeconds: retryAfterSeconds, onQueueDepth: onQueueDepth, clock: { .now })
+    }
+
+    /// `clock` tells the time for the overload window (tests move it by hand).
+    package init(
+        slots: Int, queueLength: Int, queueTimeout: QueueTimeout = .none, overloadWindow: Duration? = nil, retryAfterSeconds: Int,
+        onQueueDepth: @escaping @Sendable (Int) -> Void = { _ in }, clock: @escaping @Sendable () -> ContinuousClock.Instant
+    ) {
+        self.clock = clock
+        precondition(slots >= 1 && queueLength >= 0 && queueTimeout.isValid && (overloadWindow ?? .zero) >= .zero)
         self.slots = slots
         self.queueLength = queueLength
         self.queueTimeout = queueTimeout
+        self.overloadWindow = overloadWindow
         self.retryAfterSeconds = retryAfterSeconds
         self.onQueueDepth = onQueueDepth
         self.threads = WorkerThreads(limit: slots, name: "visage inference", stackSize: 16 << 20)
@@ -50,25 +75,45 @@ public final class Admission: @unchecked Sendable {
         if isFull { throw overloaded() }
     }
 
-    /// Whether every place is taken now.
-    public var isFull: Bool { lock.withLock { admitted >= slots + queueLength } }
+    /// Whether a request would be refused now: every place taken, or every slot while the queue is closed.
+    /// A refusal with every place taken closes the queue (``overloadWindow``).
+    public var isFull: Bool { lock.withLock { !hasPlace(at: clock()) } }
 
-    /// Takes a place for a request, or throws `overloaded` (503 with `Retry-After`) when all are taken.
+    /// Whether the queue is closed now (``overloadWindow``).
+    public var isShedding: Bool { lock.withLock { isClosed(at: clock()) } }
+
+    /// Takes a place for a request, or throws `overloaded` (503 with `Retry-After`) when there is none.
     /// Pair with ``leave()``.
     public func admit() throws(ServiceError) {
         let taken = lock.withLock { () -> Bool in
-            guard admitted < slots + queueLength else { return false }
+            guard hasPlace(at: clock()) else { return false }
             admitted += 1
             return true
         }
         guard taken else { throw overloaded() }
     }
 
+    /// Under the lock: whether a request may take a place at `now`; a full service's refusal closes the queue.
+    private func hasPlace(at now: ContinuousClock.Instant) -> Bool {
+        if admitted >= slots + queueLength {
+            lastFullRefusal = now
+            return false
+        }
+        return admitted < slots || !isClosed(at: now)
+    }
+
+    /// Under the lock.
+    private func isClosed(at now: ContinuousClock.Instant) -> Bool {
+        guard let overloadWindow, let lastFullRefusal else { return false }
+        return now - lastFullRefusal < overloadWindow
+    }
+
     func overloaded() -> ServiceError {
         var headers = HTTPFields()
         headers[.retryAfter] = "\(retryAfterSeconds)"
         return ServiceError(
-            .overloaded, "\(slots) inferences are running and \(queueLength) requests waiting; retry after \(retryAfterSeconds) s",
+            .overloaded,
+            "every inference slot (\(slots)) is busy and the queue (\(queueLength) places) takes no more requests; retry after \(retryAfterSeconds) s",
             headers: headers)
     }
 
@@ -171,6 +216,7 @@ public final class Admission: @unchecked Sendable {
     /// Refuses waiter `id` if it is still waiting when its queue timeout comes.
     private func expire(_ id: UInt64, after timeout: Duration) {
         guard let waiter = removeWaiter(id)?.continuation else { return }
+        lock.withLock { lastFullRefusal = clock() }
         var error = overloaded()
         error.record.message = "no inference slot came free within \(timeout.milliseconds.formatted(.number.precision(.fractionLength(0...1)))) ms; retry after \(retryAfterSeconds) s"
         waiter.resume(throwing: error)

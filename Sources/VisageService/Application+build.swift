@@ -30,7 +30,7 @@ public func buildApplication(
     let readiness = Readiness()
     let admission = Admission(
         slots: configuration.maxConcurrentInferences, queueLength: configuration.queueLength,
-        queueTimeout: configuration.queueTimeout, retryAfterSeconds: configuration.retryAfterSeconds, onQueueDepth: { metrics.queue(depth: $0) })
+        queueTimeout: configuration.queueTimeout, overloadWindow: configuration.overloadWindow, retryAfterSeconds: configuration.retryAfterSeconds, onQueueDepth: { metrics.queue(depth: $0) })
     metrics.limits(slots: admission.slots, queue: admission.queueLength)
     let gate = AnalysisGate(
         admission: admission,

@@ -23,12 +23,17 @@ public struct ServiceConfiguration: Sendable {
     /// per two cores (rounded up): under overload the queue stays full, so an accepted request waits for
     /// about as many inferences to end as places are ahead of it. With one place per core that wait was a
     /// whole inference, and the accepted p99 2.6–3.6× the unloaded one; with half as many places it is
-    /// 2.0–2.2×, at the same 200s/s (`Scripts/benchmark-serve.py`, 2 cores, 2026-11-27).
+    /// 2.0–2.2×, at the same 200s/s (`Scripts/benchmark-serve.py`, 2 cores, 2026-11-27). Under overload
+    /// the queue closes altogether (``overloadWindow``).
     public var queueLength = max(1, (ProcessInfo.processInfo.activeProcessorCount + 1) / 2)
     /// How long an admitted request may wait for an inference slot; 503 with `Retry-After` after it.
     /// The default waits until the deadline (see ``QueueTimeout/typicalInference(fraction:)`` for when a
     /// limit pays).
     public var queueTimeout = QueueTimeout.none
+    /// How long the queue stays closed after a request is refused with every place taken: meanwhile a
+    /// request is admitted only when an inference slot is free (``Admission/overloadWindow``). Nil keeps
+    /// the queue open under overload too.
+    public var overloadWindow: Duration? = .seconds(1)
     /// `Retry-After` of a 503, seconds.
     public var retryAfterSeconds = 1
     /// Time from a request's arrival to its answer; 504 after it.

@@ -40,6 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long an admitted request may wait for an inference: milliseconds, `auto` (half the median of the last 32 inferences; pays with a long --queue) or `none` (default: until its deadline); 503 with Retry-After after it.", valueName: "MS|auto|none"))
     var queueTimeout = "none"
 
+    @Option(help: ArgumentHelp("After a request is refused with every place taken, how long the queue stays closed (a request is then admitted only when an inference is free, so accepted requests never wait under overload): milliseconds, or `none` to keep the queue open (default: 1000).", valueName: "MS|none"))
+    var overloadWindow = "1000"
+
     @Option(help: ArgumentHelp("Seconds from a request's arrival to its answer; 504 after.", valueName: "SECONDS"))
     var deadline = 10.0
 
@@ -72,6 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard Self.queueTimeout(queueTimeout) != nil else {
             throw ValidationError("--queue-timeout \(queueTimeout) must be `auto`, `none` or milliseconds in [0, 3600000]")
         }
+        guard Self.overloadWindow(overloadWindow) != nil else {
+            throw ValidationError("--overload-window \(overloadWindow) must be `none` or milliseconds in [0, 3600000]")
+        }
         for (name, value) in [("--deadline", deadline), ("--body-timeout", bodyTimeout)] where !(value.isFinite && value > 0 && value <= 3600) {
             throw ValidationError("\(name) \(value) must be in (0, 3600] seconds")
         }
@@ -86,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxConcurrentInferences = maxInferences
         configuration.queueLength = queue
         configuration.queueTimeout = Self.queueTimeout(queueTimeout) ?? QueueTimeout.none
+        configuration.overloadWindow = Self.overloadWindow(overloadWindow) ?? nil
         configuration.requestDeadline = .milliseconds(Int64(deadline * 1000))
         configuration.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
         configuration.maxConnections = maxConnections
@@ -118,9 +125,18 @@ struct ServeCommand: AsyncParsableCommand {
         switch text {
         case "auto": return .halfTypicalInference
         case "none": return QueueTimeout.none
-        default:
-            guard let milliseconds = Double(text), milliseconds.isFinite, (0...3_600_000).contains(milliseconds) else { return nil }
-            return .fixed(.microseconds(Int64((milliseconds * 1000).rounded())))
+        default: return duration(milliseconds: text).map { .fixed($0) }
         }
+    }
+
+    /// `--overload-window`'s value (`.some(nil)` for `none`), or nil when it is not one.
+    static func overloadWindow(_ text: String) -> Duration?? {
+        text == "none" ? .some(nil) : duration(milliseconds: text).map { .some($0) }
+    }
+
+    /// Milliseconds in [0, 3600000] as a duration, or nil.
+    private static func duration(milliseconds text: String) -> Duration? {
+        guard let milliseconds = Double(text), milliseconds.isFinite, (0...3_600_000).contains(milliseconds) else { return nil }
+        return .microseconds(Int64((milliseconds * 1000).rounded()))
     }
 }

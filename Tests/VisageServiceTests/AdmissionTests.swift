@@ -96,6 +96,59 @@ struct AdmissionTests {
         _ = try await holding.value
     }
 
+    /// A refusal with every place taken closes the queue for the overload window: a request is then
+    /// admitted only while an inference slot is free, and refusals made while it is closed do not extend
+    /// it, so it reopens one window after the full refusal. The clock is moved by hand.
+    @Test func theQueueClosesForTheOverloadWindowAfterAFullRefusal() throws {
+        #expect(ServiceConfiguration().overloadWindow == .seconds(1))
+        let clock = ManualClock()
+        let admission = Admission(slots: 1, queueLength: 1, overloadWindow: .seconds(1), retryAfterSeconds: 2, clock: clock.now)
+        try admission.admit()  // runs
+        try admission.admit()  // waits: every place is taken
+        #expect(!admission.isShedding)
+        do {
+            try admission.admit()
+            Issue.record("admitted beyond every place")
+        } catch {
+            #expect(error.status.code == 503)
+            #expect(error.record.code == .overloaded)
+            #expect(error.headers[.retryAfter] == "2")
+        }
+        #expect(admission.isShedding)
+        admission.leave()  // the waiter's place is free, but the queue is closed while the slot is taken
+        clock.advance(by: .milliseconds(600))
+        #expect(admission.isFull)
+        #expect(throws: ServiceError.self) { try admission.admit() }
+        clock.advance(by: .milliseconds(399))
+        #expect(admission.isShedding, "the queue reopened before its window")
+        clock.advance(by: .milliseconds(1))
+        #expect(!admission.isShedding, "the refusal made while the queue was closed extended it")
+        try admission.admit()  // the queue takes a request again
+        admission.leave()
+        admission.leave()
+        #expect(admission.load.admitted == 0)
+    }
+
+    /// While the queue is closed, a request that finds an inference slot free is still admitted; with no
+    /// window (`--overload-window none`) the queue never closes.
+    @Test func aClosedQueueStillAdmitsToAFreeSlot() throws {
+        let clock = ManualClock()
+        let shedding = Admission(slots: 2, queueLength: 1, overloadWindow: .seconds(1), retryAfterSeconds: 1, clock: clock.now)
+        let open = Admission(slots: 2, queueLength: 1, overloadWindow: nil, retryAfterSeconds: 1, clock: clock.now)
+        for admission in [shedding, open] {
+            for _ in 0..<3 { try admission.admit() }
+            #expect(throws: ServiceError.self) { try admission.admit() }
+            admission.leave()
+            admission.leave()  // one slot free, the queue empty
+            try admission.admit()  // to the free slot, closed queue or not
+        }
+        #expect(shedding.isShedding && shedding.isFull)
+        #expect(throws: ServiceError.self) { try shedding.admit() }
+        #expect(!open.isShedding && !open.isFull)
+        try open.admit()  // to the queue
+        #expect(open.load.admitted == 3 && shedding.load.admitted == 2)
+    }
+
     /// `callers` tasks each making `runsEach` calls of 0.1 ms through `admission`, at most 60 s in all;
     /// returns the calls that finished.
     @available(macOS 15, *)
@@ -139,4 +192,12 @@ final class Flag: @unchecked Sendable {
     private var value = false
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var instant = ContinuousClock.now
+    var now: @Sendable () -> ContinuousClock.Instant { { self.lock.withLock { self.instant } } }
+    func advance(by duration: Duration) { lock.withLock { instant += duration } }
 }

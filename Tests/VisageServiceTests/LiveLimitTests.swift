@@ -194,7 +194,7 @@ import VisageService
             #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer.prefix(200))")
             #expect(answer.lowercased().contains("connection: close"))
             #expect(answer.lowercased().contains("retry-after: 1"))
-            #expect(answer.hasSuffix(#""code":"overloaded","message":"1 inferences are running and 0 requests waiting; retry after 1 s"}}"#))
+            #expect(answer.hasSuffix(#""code":"overloaded","message":"every inference slot (1) is busy and the queue (0 places) takes no more requests; retry after 1 s"}}"#))
             #expect(end == .closed, "the server shut its side after the answer (not a reset, not left open)")
             // The rest of the body: dropped by the lingering connection, no reset.
             #expect(refused.send(Data(repeating: 0xAB, count: declared - 1024)))

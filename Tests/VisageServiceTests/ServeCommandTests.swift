@@ -58,6 +58,18 @@ import Testing
         }
     }
 
+    /// The admission flags take milliseconds or their word, and anything else is a usage error (exit 2,
+    /// the flag named) before a port is opened; `--help` lists them.
+    @Test func admissionFlagsAreChecked() throws {
+        let help = try CLI.run(["serve", "--help"]).stdout
+        for flag in ["--queue", "--queue-timeout", "--overload-window"] { #expect(help.contains(flag), "\(flag)") }
+        for (flag, value) in [("--overload-window", "soon"), ("--overload-window", "-1"), ("--queue-timeout", "never"), ("--queue", "-1")] {
+            let result = try CLI.run(["serve", "--port", "0", "\(flag)=\(value)"])
+            #expect(result.status == 2, "\(flag) \(value): \(result.status)")
+            #expect(result.stderr.contains(flag), "\(flag) \(value): \(result.stderr)")
+        }
+    }
+
     @Test func sigtermDrainsAcceptedWorkClosesWebSocketsAndExitsZero() async throws {
         // A long deadline: a debug build on a loaded machine can take seconds a request, and this test is
         // about the drain, not the deadline.
