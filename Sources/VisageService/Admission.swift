@@ -10,18 +10,19 @@ import Visage
 /// through ``run(deadline:queueing:_:)``, which waits for a free slot and runs the work on a thread of its own, off
 /// Swift's cooperative pool, so a busy pipeline never delays the answers that shed load.
 ///
-/// Under overload the queue closes (``overloadWindow``): for a while after a request is refused with every
-/// place taken, a request is admitted only when an inference slot is free, so none of the requests the
-/// service accepts then waits behind another (Facebook's adaptive queueing, the idea of CoDel: a queue that
-/// stays full only adds latency). Below overload the queue absorbs bursts as before.
+/// Under overload the queue closes (``overloadWindow``): while more than half of the requests of the last
+/// window were refused, a request is admitted only when an inference slot is free, so none of the requests
+/// the service accepts then waits behind another (the idea of CoDel and of Facebook's adaptive queueing: a
+/// queue that never drains only adds latency). Requests arriving faster than twice the service's rate keep
+/// it closed; below that the queue absorbs bursts as before.
 public final class Admission: @unchecked Sendable {
     public let slots: Int
     public let queueLength: Int
     /// How long an admitted request may wait for a slot before it is refused.
     public let queueTimeout: QueueTimeout
-    /// How long the queue stays closed after a refusal with every place taken (or a waiter's queue
-    /// timeout); nil keeps it open always. Refusals made while it is closed do not extend it, so it
-    /// reopens once the service stops being full, and closes again at the next full queue.
+    /// The span over which refusals are counted against admissions: the queue is closed while refusals
+    /// were more than half of them (and at least ``RequestTally/minimumCount`` requests came). Nil keeps
+    /// the queue open always.
     public let overloadWindow: Duration?
     let retryAfterSeconds: Int
     private let lock = NSLock()
@@ -30,9 +31,8 @@ public final class Admission: @unchecked Sendable {
     private var waiters: [Waiter] = []
     private typealias Waiter = (id: UInt64, continuation: CheckedContinuation<Void, any Error>, timer: UInt64?)
     private var nextWaiter: UInt64 = 0
-    /// The last refusal with every place taken (or a queue timeout): the queue is closed until
-    /// `overloadWindow` after it.
-    private var lastFullRefusal: ContinuousClock.Instant?
+    /// Requests admitted and refused, this window and the one before.
+    private var tally = RequestTally()
     private let clock: @Sendable () -> ContinuousClock.Instant
     /// The slot times of the last inferences (a ring), kept only for ``QueueTimeout/typicalInference(fraction:)``.
     private var recent = InferenceTimes()
@@ -70,14 +70,25 @@ public final class Admission: @unchecked Sendable {
     /// Requests admitted and not yet answered, and inferences running now.
     public var load: (admitted: Int, running: Int) { lock.withLock { (admitted, running) } }
 
-    /// Throws `overloaded` (503 with `Retry-After`) when every place is taken now; takes nothing.
+    /// Throws `overloaded` (503 with `Retry-After`) when there is no place for a request now; takes nothing.
     public func refuseIfFull() throws(ServiceError) {
-        if isFull { throw overloaded() }
+        let refused = lock.withLock { () -> Bool in
+            let now = clock()
+            guard !hasPlace(at: now) else { return false }
+            tally.count(refused: true, at: now, window: overloadWindow)
+            return true
+        }
+        if refused { throw overloaded() }
     }
 
     /// Whether a request would be refused now: every place taken, or every slot while the queue is closed.
-    /// A refusal with every place taken closes the queue (``overloadWindow``).
+    /// A caller that refuses on it says so with ``noteRefusal()``.
     public var isFull: Bool { lock.withLock { !hasPlace(at: clock()) } }
+
+    /// Counts a refusal made on ``isFull`` (the event loop's early 503) toward closing the queue.
+    public func noteRefusal() {
+        lock.withLock { tally.count(refused: true, at: clock(), window: overloadWindow) }
+    }
 
     /// Whether the queue is closed now (``overloadWindow``).
     public var isShedding: Bool { lock.withLock { isClosed(at: clock()) } }
@@ -86,26 +97,24 @@ public final class Admission: @unchecked Sendable {
     /// Pair with ``leave()``.
     public func admit() throws(ServiceError) {
         let taken = lock.withLock { () -> Bool in
-            guard hasPlace(at: clock()) else { return false }
-            admitted += 1
-            return true
+            let now = clock()
+            let taken = hasPlace(at: now)
+            if taken { admitted += 1 }
+            tally.count(refused: !taken, at: now, window: overloadWindow)
+            return taken
         }
         guard taken else { throw overloaded() }
     }
 
-    /// Under the lock: whether a request may take a place at `now`; a full service's refusal closes the queue.
+    /// Under the lock: whether a request may take a place at `now`.
     private func hasPlace(at now: ContinuousClock.Instant) -> Bool {
-        if admitted >= slots + queueLength {
-            lastFullRefusal = now
-            return false
-        }
-        return admitted < slots || !isClosed(at: now)
+        admitted < slots || (admitted < slots + queueLength && !isClosed(at: now))
     }
 
     /// Under the lock.
     private func isClosed(at now: ContinuousClock.Instant) -> Bool {
-        guard let overloadWindow, let lastFullRefusal else { return false }
-        return now - lastFullRefusal < overloadWindow
+        guard let overloadWindow else { return false }
+        return tally.isOverloaded(at: now, window: overloadWindow)
     }
 
     func overloaded() -> ServiceError {
@@ -216,7 +225,7 @@ public final class Admission: @unchecked Sendable {
     /// Refuses waiter `id` if it is still waiting when its queue timeout comes.
     private func expire(_ id: UInt64, after timeout: Duration) {
         guard let waiter = removeWaiter(id)?.continuation else { return }
-        lock.withLock { lastFullRefusal = clock() }
+        noteRefusal()
         var error = overloaded()
         error.record.message = "no inference slot came free within \(timeout.milliseconds.formatted(.number.precision(.fractionLength(0...1)))) ms; retry after \(retryAfterSeconds) s"
         waiter.resume(throwing: error)
@@ -427,5 +436,45 @@ struct InferenceTimes {
     var median: Duration? {
         guard !times.isEmpty else { return nil }
         return times.sorted()[times.count / 2]
+    }
+}
+
+/// Requests admitted and refused in two consecutive windows of the overload window's length: the current
+/// one and the one before it, so the share always covers between one and two windows of requests.
+struct RequestTally {
+    /// Fewer requests than this in the two windows never close the queue (a lone refusal is no overload).
+    static let minimumCount = 8
+    private var start: ContinuousClock.Instant?
+    private var current = (admitted: 0, refused: 0)
+    private var previous = (admitted: 0, refused: 0)
+
+    mutating func count(refused: Bool, at now: ContinuousClock.Instant, window: Duration?) {
+        guard let window else { return }
+        roll(to: now, window: window)
+        if refused { current.refused += 1 } else { current.admitted += 1 }
+    }
+
+    /// Whether more than half of the requests of this window and the one before were refused.
+    func isOverloaded(at now: ContinuousClock.Instant, window: Duration) -> Bool {
+        guard let start else { return false }
+        let elapsed = now - start
+        // Windows with no request since are empty: what they held is too old to count.
+        let counted = elapsed < window ? (current.admitted + previous.admitted, current.refused + previous.refused)
+            : elapsed < window * 2 ? current : (0, 0)
+        let total = counted.0 + counted.1
+        return total >= Self.minimumCount && counted.1 * 2 > total
+    }
+
+    private mutating func roll(to now: ContinuousClock.Instant, window: Duration) {
+        guard let start else {
+            self.start = now
+            return
+        }
+        let elapsed = now - start
+        guard elapsed >= window else { return }
+        previous = elapsed < window * 2 ? current : (0, 0)
+        current = (0, 0)
+        // Windows keep their grid, so a steady stream of requests never stretches one.
+        self.start = start + window * Int64(elapsed / window)
     }
 }

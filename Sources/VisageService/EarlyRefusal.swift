@@ -102,6 +102,7 @@ struct EarlyRefusal: Sendable {
     /// Counts the refusal as ``ErrorAndMetricsMiddleware`` does, and logs it through ``RefusalLog``. Not
     /// counted in flight: it is answered within this call.
     func record(route: String, arrival: ContinuousClock.Instant, requestBytes: String?) {
+        admission.noteRefusal()
         let duration = ContinuousClock.now - arrival
         metrics.request(route: route, method: "POST", status: 503, duration: duration)
         metrics.rejected(ErrorCode.overloaded.rawValue)

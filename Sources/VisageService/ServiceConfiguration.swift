@@ -30,9 +30,9 @@ public struct ServiceConfiguration: Sendable {
     /// The default waits until the deadline (see ``QueueTimeout/typicalInference(fraction:)`` for when a
     /// limit pays).
     public var queueTimeout = QueueTimeout.none
-    /// How long the queue stays closed after a request is refused with every place taken: meanwhile a
-    /// request is admitted only when an inference slot is free (``Admission/overloadWindow``). Nil keeps
-    /// the queue open under overload too.
+    /// The span over which refusals are counted: while more than half of its requests were refused, the
+    /// queue is closed and a request is admitted only when an inference slot is free
+    /// (``Admission/overloadWindow``). Nil keeps the queue open under overload too.
     public var overloadWindow: Duration? = .seconds(1)
     /// `Retry-After` of a 503, seconds.
     public var retryAfterSeconds = 1

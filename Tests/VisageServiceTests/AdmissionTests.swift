@@ -44,9 +44,10 @@ struct AdmissionTests {
         }
         let waited = ContinuousClock.now - start
         #expect(waited >= .milliseconds(50), "refused after \(waited)")
-        #expect(left.isSet, "the waiter was not refused while the slot was held")
         #expect(admission.queueDepth == 0)
+        // The holder sees the waiter leave within a poll of 1 ms; it sets `left` only if that came first.
         #expect(try await holding.value.value == 1)
+        #expect(left.isSet, "the waiter was not refused while the slot was held")
         // Tracking frames (queueing: false) wait for the slot however long it takes.
         let frame = Task {
             try await admission.run(deadline: .now + .seconds(60), queueing: false) { _ in 3 }
@@ -92,61 +93,76 @@ struct AdmissionTests {
         }
         let waited = ContinuousClock.now - start
         #expect(waited >= .milliseconds(50), "refused after \(waited)")
-        #expect(left.isSet, "the waiter was not refused while the slot was held")
         _ = try await holding.value
+        #expect(left.isSet, "the waiter was not refused while the slot was held")
     }
 
-    /// A refusal with every place taken closes the queue for the overload window: a request is then
-    /// admitted only while an inference slot is free, and refusals made while it is closed do not extend
-    /// it, so it reopens one window after the full refusal. The clock is moved by hand.
-    @Test func theQueueClosesForTheOverloadWindowAfterAFullRefusal() throws {
+    /// The queue closes while more than half of the last window's requests (at least 8) were refused: a
+    /// request is then admitted only to a free inference slot. Refusals keep it closed; it reopens once
+    /// the window before the current one holds fewer than 8 requests or a refused share of half or less.
+    /// The clock is moved by hand.
+    @Test func theQueueClosesWhileMostRequestsAreRefused() throws {
         #expect(ServiceConfiguration().overloadWindow == .seconds(1))
         let clock = ManualClock()
         let admission = Admission(slots: 1, queueLength: 1, overloadWindow: .seconds(1), retryAfterSeconds: 2, clock: clock.now)
         try admission.admit()  // runs
         try admission.admit()  // waits: every place is taken
-        #expect(!admission.isShedding)
+        for _ in 0..<5 { #expect(throws: ServiceError.self) { try admission.admit() } }
+        #expect(!admission.isShedding, "5 refusals of 7 requests closed the queue: fewer than 8 requests")
         do {
-            try admission.admit()
-            Issue.record("admitted beyond every place")
+            try admission.refuseIfFull()
+            Issue.record("a full service let a request read its body")
         } catch {
             #expect(error.status.code == 503)
             #expect(error.record.code == .overloaded)
             #expect(error.headers[.retryAfter] == "2")
         }
-        #expect(admission.isShedding)
+        #expect(admission.isShedding, "6 of 8 requests refused")
         admission.leave()  // the waiter's place is free, but the queue is closed while the slot is taken
-        clock.advance(by: .milliseconds(600))
         #expect(admission.isFull)
         #expect(throws: ServiceError.self) { try admission.admit() }
-        clock.advance(by: .milliseconds(399))
-        #expect(admission.isShedding, "the queue reopened before its window")
-        clock.advance(by: .milliseconds(1))
-        #expect(!admission.isShedding, "the refusal made while the queue was closed extended it")
+        clock.advance(by: .milliseconds(1500))
+        #expect(admission.isShedding, "the window before holds 7 refusals of 9")
+        admission.leave()
+        try admission.admit()  // a free slot admits, closed queue or not
+        #expect(admission.isShedding)
+        clock.advance(by: .seconds(1))
+        #expect(!admission.isShedding, "the window before holds one admission")
         try admission.admit()  // the queue takes a request again
         admission.leave()
         admission.leave()
         #expect(admission.load.admitted == 0)
     }
 
-    /// While the queue is closed, a request that finds an inference slot free is still admitted; with no
-    /// window (`--overload-window none`) the queue never closes.
-    @Test func aClosedQueueStillAdmitsToAFreeSlot() throws {
+    /// A third of the requests refused, with the queue used by each round's second request, never closes
+    /// it; with no window (`--overload-window none`) nothing closes it; refusals counted by the event loop's
+    /// early 503 (`noteRefusal`) count as the others.
+    @Test func theQueueStaysOpenBelowHalfRefused() throws {
         let clock = ManualClock()
-        let shedding = Admission(slots: 2, queueLength: 1, overloadWindow: .seconds(1), retryAfterSeconds: 1, clock: clock.now)
-        let open = Admission(slots: 2, queueLength: 1, overloadWindow: nil, retryAfterSeconds: 1, clock: clock.now)
-        for admission in [shedding, open] {
-            for _ in 0..<3 { try admission.admit() }
-            #expect(throws: ServiceError.self) { try admission.admit() }
-            admission.leave()
-            admission.leave()  // one slot free, the queue empty
-            try admission.admit()  // to the free slot, closed queue or not
+        let busy = Admission(slots: 1, queueLength: 1, overloadWindow: .seconds(1), retryAfterSeconds: 1, clock: clock.now)
+        let open = Admission(slots: 1, queueLength: 1, overloadWindow: nil, retryAfterSeconds: 1, clock: clock.now)
+        for _ in 0..<20 {
+            try busy.admit()
+            try busy.admit()  // the queue
+            #expect(throws: ServiceError.self) { try busy.admit() }
+            busy.leave()
+            busy.leave()
+            clock.advance(by: .milliseconds(100))
         }
-        #expect(shedding.isShedding && shedding.isFull)
-        #expect(throws: ServiceError.self) { try shedding.admit() }
-        #expect(!open.isShedding && !open.isFull)
-        try open.admit()  // to the queue
-        #expect(open.load.admitted == 3 && shedding.load.admitted == 2)
+        #expect(!busy.isShedding)
+        try open.admit()
+        try open.admit()
+        for _ in 0..<20 { #expect(throws: ServiceError.self) { try open.admit() } }
+        open.leave()
+        #expect(!open.isShedding)
+        try open.admit()  // the queue, after 20 refusals of 22
+        clock.advance(by: .seconds(2))  // what the rounds counted is too old now
+        try busy.admit()
+        try busy.admit()
+        for _ in 0..<3 { busy.noteRefusal() }
+        #expect(!busy.isShedding, "3 refusals of 5 requests: too few to count")
+        for _ in 0..<3 { busy.noteRefusal() }
+        #expect(busy.isShedding, "6 refusals of 8")
     }
 
     /// `callers` tasks each making `runsEach` calls of 0.1 ms through `admission`, at most 60 s in all;
