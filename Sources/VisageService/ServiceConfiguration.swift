@@ -1,4 +1,5 @@
 import Foundation
+import VisageNN
 
 /// Every setting of `visage serve`, with the defaults the README and the OpenAPI document state.
 ///
@@ -18,14 +19,14 @@ public struct ServiceConfiguration: Sendable {
     public var maxBatchImages = 16
 
     /// Inferences running at once; the default is the core count.
-    public var maxConcurrentInferences = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    public var maxConcurrentInferences = AvailableCores.count
     /// Requests admitted beyond those running, waiting for an inference slot. Beyond it: 503. One place
     /// per two cores (rounded up): under overload the queue stays full, so an accepted request waits for
     /// about as many inferences to end as places are ahead of it. With one place per core that wait was a
     /// whole inference, and the accepted p99 2.6–3.6× the unloaded one; with half as many places it is
     /// 2.0–2.2×, at the same 200s/s (`Scripts/benchmark-serve.py`, 2 cores, 2026-11-27). Under overload
     /// the queue closes altogether (``overloadWindow``).
-    public var queueLength = max(1, (ProcessInfo.processInfo.activeProcessorCount + 1) / 2)
+    public var queueLength = max(1, (AvailableCores.count + 1) / 2)
     /// How long an admitted request may wait for an inference slot; 503 with `Retry-After` after it.
     /// The default waits until the deadline (see ``QueueTimeout/typicalInference(fraction:)`` for when a
     /// limit pays).

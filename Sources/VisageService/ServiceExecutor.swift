@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdCore
 import Logging
 import NIOCore
+import VisageNN
 
 /// Threads of the service's own for its async work (reading requests, routing, encoding and writing
 /// answers), preferred over Swift's cooperative pool for everything a connection does.
@@ -15,7 +16,7 @@ import NIOCore
 public final class ServiceExecutor: TaskExecutor, @unchecked Sendable {
     /// One per process, started on first use, as NIO's event loops are. Twice the cores: the work here is
     /// short, but parsing a large upload or encoding a large answer should not hold up every other request.
-    public static let shared = ServiceExecutor(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount), name: "visage service")
+    public static let shared = ServiceExecutor(threads: max(4, 2 * AvailableCores.count), name: "visage service")
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []

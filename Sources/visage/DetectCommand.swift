@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Visage
+import VisageNN
 
 /// `visage detect`: the faces in each image, as a summary, JSON Lines, or drawn over the image.
 struct DetectCommand: AsyncParsableCommand {
@@ -142,7 +143,7 @@ struct DetectCommand: AsyncParsableCommand {
         let several = images.count > 1 || batch.filesFrom != nil || images.contains { ImageInputs.Walk.isFolder($0, followingLinks: true) }
         // One image at a time (a single image, or --benchmark's) may spread its decode over the cores; many
         // images already keep every core busy with --jobs.
-        let decodeThreads = several && benchmark == nil ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        let decodeThreads = several && benchmark == nil ? 1 : AvailableCores.count
         let pipeline = try BatchPipeline(options: batch, json: json, jobs: benchmark != nil ? 1 : nil) { path in
             // A file path: `isDirectory` spares Foundation a stat per image to find out.
             let url = URL(fileURLWithPath: path, isDirectory: false)

@@ -31,7 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Most pixels an image may declare in its header; more get 422.", valueName: "PIXELS"))
     var maxPixels = ServiceConfiguration().maxPixels
 
-    @Option(help: ArgumentHelp("Inferences at once (default: the core count).", valueName: "N"))
+    @Option(help: ArgumentHelp("Inferences at once (default: the cores this process may use, after its CPU affinity mask and cgroup CPU quota).", valueName: "N"))
     var maxInferences = ServiceConfiguration().maxConcurrentInferences
 
     @Option(help: ArgumentHelp("Requests waiting for an inference beyond those running; more get 503 with Retry-After (default: half the core count, at least 1).", valueName: "N"))

@@ -16,7 +16,7 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
     private var idle: [Interpreter] = []
     /// Idle interpreters kept: enough for the cores, without holding arenas forever. Read once:
     /// Foundation reads the cgroup files on every call.
-    private static let idleLimit = ProcessInfo.processInfo.activeProcessorCount
+    private static let idleLimit = AvailableCores.count
 
     /// The runner for `variant`, created on first use; the error is kept so a broken model file is
     /// reported on every call rather than retried.

@@ -1,4 +1,5 @@
 import Foundation
+import VisageNN
 
 /// The face-mesh stage shared by every request: analyzers loaded once per process and lent out per call.
 ///
@@ -8,7 +9,7 @@ package final class FaceMeshRunner: @unchecked Sendable {  // `idle` is guarded 
     private let lock = NSLock()
     private var idle: [FaceMeshAnalyzer]
     /// Idle analyzers kept: enough for the cores. Read once: Foundation reads the cgroup files on every call.
-    private static let idleLimit = ProcessInfo.processInfo.activeProcessorCount
+    private static let idleLimit = AvailableCores.count
 
     /// The process's runner, created on first use; a load failure is kept and reported on every call.
     package static func shared() throws(FaceDetectionError) -> FaceMeshRunner {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import VisageImage
+import VisageNN
 
 /// Pieces of one image's work that share nothing (accurate mode's windows and turned views, the mesh
 /// stage's faces), run side by side on the cores.
@@ -14,7 +15,7 @@ package enum IndependentWork {
 
     /// Threads a run of pieces takes at most: the CPUs this process may run on (`taskset` counts).
     /// Read once: Foundation reads the cgroup files on every call.
-    static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    static let cores = AvailableCores.count
 
     /// `piece(0)` … `piece(count - 1)`, concurrently when there are several.
     package static func map<T>(_ count: Int, _ piece: (Int) throws(FaceDetectionError) -> T) throws(FaceDetectionError) -> [T] {

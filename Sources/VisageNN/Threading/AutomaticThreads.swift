@@ -29,16 +29,6 @@ package enum AutomaticThreads {
         return (estimates.firstIndex { $0 <= best.estimate + best.estimate / 10 } ?? 0) + 1
     }
 
-    /// CPUs in this process's affinity mask (what `taskset` and container CPU sets allow, from
-    /// Linux's /proc/self/status), or the active processor count where that cannot be read.
-    package static var availableCores: Int {
-        let online = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") })
-        else { return online }
-        let allowed = line.dropFirst("Cpus_allowed:".count).reduce(0) { count, character in
-            count + (character.hexDigitValue?.nonzeroBitCount ?? 0)
-        }
-        return allowed > 0 ? min(allowed, online) : online
-    }
+    /// The cores this process may keep busy (``AvailableCores``: affinity mask and cgroup CPU quota).
+    package static var availableCores: Int { AvailableCores.count }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VisageNN
 
 /// The options `visage detect` and `visage contours` share for running over many images: where the
 /// paths come from, which of them this process takes, how many run at once, where results go, and
@@ -12,7 +13,7 @@ struct BatchOptions: ParsableArguments {
         case fail
     }
 
-    @Option(help: "Images analysed at once (default: the number of cores).")
+    @Option(help: "Images analysed at once (default: the cores this process may use: the CPU affinity mask and the cgroup CPU quota count, as set by taskset, Slurm, Docker or Kubernetes).")
     var jobs: Int?
 
     @Flag(help: "Write results as they finish instead of in input order.")
@@ -97,7 +98,7 @@ struct BatchOptions: ParsableArguments {
 
     var errorMode: OnError { onError ?? (filesFrom != nil ? .record : .fail) }
 
-    var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+    var jobCount: Int { jobs ?? AvailableCores.count }
 }
 
 /// A usage error found while running (the environment's shard, an unreadable list): printed as
