@@ -19,7 +19,8 @@ extension FaceObservation: Codable {
         var classification: [Float]
 
         init(_ a: FaceAnalysis) {
-            region = [a.region.centerX, a.region.centerY, a.region.side, a.region.rotation]
+            // A fifth value, the height, only where it differs from the side (a detection's region).
+            region = [a.region.centerX, a.region.centerY, a.region.side, a.region.rotation] + (a.region.height == a.region.side ? [] : [a.region.height])
             (imageWidth, imageHeight) = (a.mesh.imageWidth, a.mesh.imageHeight)
             mesh = a.mesh.points.flatMap { [$0.x, $0.y, $0.z] }
             presence = a.mesh.presence
@@ -30,14 +31,14 @@ extension FaceObservation: Codable {
         }
 
         func analysis(codingPath: [any CodingKey]) throws -> FaceAnalysis {
-            guard region.count == 4, mesh.count % 3 == 0, transform.count == 16, classification.count == 3 else {
+            guard region.count == 4 || region.count == 5, mesh.count % 3 == 0, transform.count == 16, classification.count == 3 else {
                 throw DecodingError.dataCorrupted(.init(
-                    codingPath: codingPath, debugDescription: "analysis needs 4 region values, x y z per mesh point, 16 transform values and 3 probabilities"))
+                    codingPath: codingPath, debugDescription: "analysis needs 4 or 5 region values, x y z per mesh point, 16 transform values and 3 probabilities"))
             }
             let points = stride(from: 0, to: mesh.count, by: 3).map { SIMD3(mesh[$0], mesh[$0 + 1], mesh[$0 + 2]) }
             return FaceAnalysis(
                 region: MeshRegion(
-                    centerX: region[0], centerY: region[1], side: region[2], rotation: region[3],
+                    centerX: region[0], centerY: region[1], side: region[2], height: region.count == 5 ? region[4] : region[2], rotation: region[3],
                     imageWidth: imageWidth, imageHeight: imageHeight),
                 mesh: FaceMesh(points: points, presence: presence, imageWidth: imageWidth, imageHeight: imageHeight),
                 blendshapes: try FaceBlendshapes(modelOutput: blendshapes),

@@ -72,6 +72,19 @@ package struct ImageWindow: Sendable {
             into: tensor, width: width, height: height, transform: shifted, valueRange: valueRange, border: border,
             roundedToLevels: roundedToLevels)
     }
+
+    /// ``Image/warpAffineFixedPoint(into:width:height:transform:valueRange:border:)`` with `transform`
+    /// mapping into the whole stored picture: shifted onto the window, as
+    /// ``warpAffine(into:width:height:transform:valueRange:border:roundedToLevels:)``.
+    package func warpAffineFixedPoint(
+        into tensor: UnsafeMutableBufferPointer<Float>, width: Int, height: Int, transform: PixelTransform,
+        valueRange: ClosedRange<Float>, border: WarpBorder = .zero
+    ) {
+        var shifted = transform
+        shifted.tx -= Double(x)
+        shifted.ty -= Double(y)
+        pixels.warpAffineFixedPoint(into: tensor, width: width, height: height, transform: shifted, valueRange: valueRange, border: border)
+    }
 }
 
 extension ImageWindow {

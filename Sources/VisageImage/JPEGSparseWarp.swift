@@ -12,9 +12,14 @@ extension JPEGSparseDecoder {
     /// with the transform moved by the strip's first row, a whole number, which leaves every position's
     /// fraction, and so every weight, as it was. False when the transform turns, or the file is not one
     /// ``pixels(_:rows:columns:)`` reads: the caller then decodes the picture.
+    ///
+    /// With `asOpenCV`, each strip is warped by ``Image/warpAffineFixedPoint(into:width:height:transform:valueRange:border:)``
+    /// instead, which equals that warp of the full decode the same way: moving the transform by a whole row
+    /// moves its points in 1/32 pixel by a multiple of 32, and a point rounded onto the next row or column
+    /// gives the one past it a weight of 0.
     package static func warpAffine(
         _ bytes: UnsafeRawBufferPointer, into tensor: UnsafeMutableBufferPointer<Float>, width outWidth: Int, height outHeight: Int,
-        transform: PixelTransform, valueRange: ClosedRange<Float>
+        transform: PixelTransform, valueRange: ClosedRange<Float>, asOpenCV: Bool = false
     ) -> Bool {
         guard outWidth > 0, outHeight > 0, tensor.count >= outWidth * outHeight * 3, let headers = JPEGDCDecoder.headers(bytes) else {
             return false
@@ -102,7 +107,11 @@ extension JPEGSparseDecoder {
                 let rowTransform = transposed
                     ? PixelTransform(a: transform.a, b: transform.b, c: transform.c, d: transform.d, tx: moved, ty: transform.ty)
                     : PixelTransform(a: transform.a, b: transform.b, c: transform.c, d: transform.d, tx: transform.tx, ty: moved)
-                strip.warpAffine(into: output, width: outWidth, height: 1, transform: rowTransform, valueRange: valueRange, border: .zero)
+                if asOpenCV {
+                    strip.warpAffineFixedPoint(into: output, width: outWidth, height: 1, transform: rowTransform, valueRange: valueRange, border: .zero)
+                } else {
+                    strip.warpAffine(into: output, width: outWidth, height: 1, transform: rowTransform, valueRange: valueRange, border: .zero)
+                }
             }
         } catch {
             return false

@@ -112,8 +112,10 @@ struct JPEGSparseWarpTests {
         return transforms
     }
 
-    @Test(arguments: JPEGSparseDecoderTests.fixtures)
-    func tensorIsTheFullDecodesWarp(name: String) throws {
+    /// Also with `asOpenCV`, against ``Image/warpAffineFixedPoint(into:width:height:transform:valueRange:border:)``
+    /// of the full decode (the short-range detector's letterbox).
+    @Test(arguments: JPEGSparseDecoderTests.fixtures, [false, true])
+    func tensorIsTheFullDecodesWarp(name: String, asOpenCV: Bool) throws {
         let data = try Fixtures.data("\(name).jpg")
         let reference = try JPEGSparseDecoderTests.fullDecode(data)
         var generator = SeededGenerator(state: UInt64(name.utf8.count * 7919))
@@ -121,11 +123,16 @@ struct JPEGSparseWarpTests {
         for transform in Self.transforms(width: reference.width, height: reference.height, using: &generator) {
             var expected = [Float](repeating: .nan, count: size * size * 3), sparse = expected
             expected.withUnsafeMutableBufferPointer { tensor in
-                reference.warpAffine(into: tensor, width: size, height: size, transform: transform, valueRange: -1 ... 1, border: .zero)
+                if asOpenCV {
+                    reference.warpAffineFixedPoint(into: tensor, width: size, height: size, transform: transform, valueRange: -1 ... 1, border: .zero)
+                } else {
+                    reference.warpAffine(into: tensor, width: size, height: size, transform: transform, valueRange: -1 ... 1, border: .zero)
+                }
             }
             let warped = data.withUnsafeBytes { bytes in
                 sparse.withUnsafeMutableBufferPointer { tensor in
-                    JPEGSparseDecoder.warpAffine(bytes, into: tensor, width: size, height: size, transform: transform, valueRange: -1 ... 1)
+                    JPEGSparseDecoder.warpAffine(
+                        bytes, into: tensor, width: size, height: size, transform: transform, valueRange: -1 ... 1, asOpenCV: asOpenCV)
                 }
             }
             #expect(warped)

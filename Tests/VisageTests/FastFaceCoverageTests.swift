@@ -8,7 +8,7 @@ import Visage
     }
 
     /// A face rotation search took from a turned view, whose box overlaps fast mode's at less than 0.5,
-    /// is moved toward fast mode's just far enough: its overlap reaches 0.5 (not much more), it stays
+    /// is moved toward fast mode's just far enough: its overlap reaches 0.501 (not much more), it stays
     /// closer to its own box than to fast mode's, and its score and keypoints are its own.
     @Test func aBoxBelowTheOverlapIsMovedJustEnough() throws {
         let fast = Self.detection(0.30, 0.30, 0.30, 0.30, score: 0.55)
@@ -17,7 +17,8 @@ import Visage
         let covered = FastFaceCoverage.covering([fast], in: [turned])
         try #require(covered.count == 1)
         let moved = covered[0]
-        #expect(moved.intersectionOverUnion(fast) >= FastFaceCoverage.sameFace)
+        // Aimed a hair above 0.5, so the promise survives the box's rounding on its way out.
+        #expect(moved.intersectionOverUnion(fast) >= FastFaceCoverage.sameFace + FastFaceCoverage.margin)
         #expect(moved.intersectionOverUnion(fast) < FastFaceCoverage.sameFace + 0.01)
         #expect(moved.intersectionOverUnion(turned) > moved.intersectionOverUnion(fast))
         #expect(moved.score == turned.score && moved.keypoints == turned.keypoints)

@@ -76,7 +76,7 @@ public struct CustomModelRequest: ImageProcessingRequest {
             request.inputFaceObservations = inputFaceObservations
             for face in try request.performSynchronously(on: image, orientation: orientation) {
                 guard let region = face.analysis?.region else { continue }
-                crops.append((ModelCrop(centerX: region.centerX, centerY: region.centerY, width: region.side, height: region.side, rotation: region.rotation), face))
+                crops.append((ModelCrop(centerX: region.centerX, centerY: region.centerY, width: region.side, height: region.height, rotation: region.rotation), face))
             }
         case .faces(.box(let margin)):
             guard margin.isFinite, margin > -0.5, margin <= 10 else {

@@ -37,6 +37,14 @@ package enum DetectorVariant: Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether the input is sampled as MediaPipe's CPU graph samples it, OpenCV's fixed-point warp into 8-bit
+    /// pixels (``VisageImage/Image/warpAffineFixedPoint(into:width:height:transform:valueRange:border:)``),
+    /// rather than the exact bilinear warp: the short-range model, whose faces are fast mode's and must stay
+    /// MediaPipe's. On a picture that is not square the letterbox samples between pixels, and the two warps
+    /// moved takeo.ppm's box by up to 0.3 px. The full-range models keep the exact warp that accurate mode's
+    /// thresholds were set on (with the fixed-point one, `evaluate.py` lost einstein.jpg's darkened face).
+    package var samplesAsOpenCV: Bool { self == .shortRange }
+
     /// IoU above which weighted NMS merges detections.
     package static let suppressionThreshold: Float = 0.3
 

@@ -45,7 +45,7 @@ public struct FaceMesh: Sendable, Hashable {
         }
         guard presenceLogit.isFinite else { throw .nonFiniteOutput(name: "presence", index: 0) }
         let size = Double(MeshRegion.tensorSize)
-        let scaleX = region.side / Double(region.imageWidth), scaleY = region.side / Double(region.imageHeight)
+        let scaleX = region.side / Double(region.imageWidth), scaleY = region.height / Double(region.imageHeight)
         let (s, c) = (sin(region.rotation), cos(region.rotation))
         let depthScale = (c * c * scaleX * scaleX + s * s * scaleY * scaleY).squareRoot()
         let centerX = region.centerX / Double(region.imageWidth), centerY = region.centerY / Double(region.imageHeight)

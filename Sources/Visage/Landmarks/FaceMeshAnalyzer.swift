@@ -149,15 +149,16 @@ extension FaceMeshAnalyzer {
 
     /// `region` of the picture warped into the mesh model's 256×256 input, 0…1.
     ///
-    /// MediaPipe warps 8-bit pixels into 8-bit pixels before scaling to 0…1; rounding the same way keeps
-    /// the mesh's input, and the blendshapes that depend on it, closest to MediaPipe's.
+    /// MediaPipe warps 8-bit pixels into 8-bit pixels with OpenCV's fixed-point bilinear warp before scaling
+    /// to 0…1; sampling the same way gives the mesh model MediaPipe's input, which matters on faces where
+    /// a level's difference moves the mesh (takeo.ppm blurred by σ 6: 1 px).
     private func writeMeshInput(of window: ImageWindow, region: MeshRegion) {
         let size = MeshRegion.tensorSize
         mesh.withInput(0) {
-            window.warpAffine(
+            window.warpAffineFixedPoint(
                 into: $0, width: size, height: size,
                 transform: region.warpTransform(rawWidth: window.pictureWidth, rawHeight: window.pictureHeight, orientation: window.orientation),
-                valueRange: 0...1, border: .replicate, roundedToLevels: true)
+                valueRange: 0...1, border: .replicate)
         }
     }
 

@@ -9,8 +9,10 @@ import VisageImage
 /// points is horizontal, 1.5× the box's longer side. From a detection the reference points are the
 /// detector's right and left eyes (keypoints 0 → 1); from the previous frame's landmarks, the outer eye
 /// corners 33 → 263 and the box around all landmarks. MediaPipe's tasks FaceLandmarker scales the
-/// detector's box without squaring it; the detector's boxes are square in pixels to a tenth of a percent,
-/// so squaring (as MediaPipe's legacy graph does) changes its landmarks by under 0.01 px while keeping
+/// detector's box without squaring it, and so does ``init(detection:imageWidth:imageHeight:)``: the
+/// detector's boxes are square in pixels to a tenth of a percent, but on a face where the mesh model is
+/// unstable that much moves the mesh (takeo.ppm blurred by σ 6: 0.18 px of 1 px to FaceLandmarker's).
+/// Every other region is square (as MediaPipe's legacy graph and its tracking make them), which keeps
 /// arbitrary boxes (Vision's `inputFaceObservations`) undistorted.
 ///
 /// Everything is in upright pixels (EXIF orientation applied), origin top left, y down.
@@ -18,8 +20,11 @@ public struct MeshRegion: Sendable, Hashable {
     /// Centre of the square, upright pixels.
     public var centerX: Double
     public var centerY: Double
-    /// Side of the square in pixels.
+    /// Side of the square in pixels; a detection's region is this wide along its turned x axis.
     public var side: Double
+    /// Extent along the region's turned y axis in pixels: ``side`` but for a detection's region, which
+    /// keeps the detector box's aspect (``init(detection:imageWidth:imageHeight:)``).
+    public var height: Double
     /// Rotation in radians, MediaPipe's sign: positive turns the region clockwise on screen (y down).
     public var rotation: Double
     /// The upright picture's size in pixels.
@@ -34,7 +39,12 @@ public struct MeshRegion: Sendable, Hashable {
     public static let trackingReference = (start: 33, end: 263)
 
     public init(centerX: Double, centerY: Double, side: Double, rotation: Double, imageWidth: Int, imageHeight: Int) {
-        (self.centerX, self.centerY, self.side, self.rotation) = (centerX, centerY, side, rotation)
+        self.init(centerX: centerX, centerY: centerY, side: side, height: side, rotation: rotation, imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
+    /// A region `side` wide and `height` high along its turned axes.
+    public init(centerX: Double, centerY: Double, side: Double, height: Double, rotation: Double, imageWidth: Int, imageHeight: Int) {
+        (self.centerX, self.centerY, self.side, self.height, self.rotation) = (centerX, centerY, side, height, rotation)
         (self.imageWidth, self.imageHeight) = (imageWidth, imageHeight)
     }
 
@@ -95,7 +105,8 @@ public struct MeshRegion: Sendable, Hashable {
     }
 
     /// The region for a detection normalized to the upright picture (``Detection``'s frame after projection),
-    /// turned by its right and left eye keypoints.
+    /// turned by its right and left eye keypoints: MediaPipe's tasks FaceLandmarker's, 1.5× the box's width
+    /// and 1.5× its height, not squared.
     package init(detection: Detection, imageWidth: Int, imageHeight: Int) throws(LandmarkError) {
         guard detection.keypoints.count > FaceKeypoint.leftEye.rawValue else {
             throw .degenerateRegion(reason: "detection has \(detection.keypoints.count) keypoints; the eyes are needed")
@@ -105,6 +116,8 @@ public struct MeshRegion: Sendable, Hashable {
             normalizedBox: (Double(detection.xMin), Double(detection.yMin), Double(detection.width), Double(detection.height)),
             rightEye: SIMD2(Double(right.x), Double(right.y)), leftEye: SIMD2(Double(left.x), Double(left.y)),
             imageWidth: imageWidth, imageHeight: imageHeight)
+        side = Self.scale * Double(detection.width) * Double(imageWidth)
+        height = Self.scale * Double(detection.height) * Double(imageHeight)
     }
 
     /// The region for the next frame from a mesh (MediaPipe's `FaceLandmarkLandmarksToRoi`): the box
@@ -138,7 +151,7 @@ public struct MeshRegion: Sendable, Hashable {
     /// MediaPipe maps the region's corners onto the tensor's corners (OpenCV `warpPerspective`), so
     /// tensor coordinate t covers (t/size − ½)·side along the region's turned axes.
     public func uprightPoint(tensorX u: Double, tensorY v: Double, tensorSize: Int = Self.tensorSize) -> SIMD2<Double> {
-        let x = (u / Double(tensorSize) - 0.5) * side, y = (v / Double(tensorSize) - 0.5) * side
+        let x = (u / Double(tensorSize) - 0.5) * side, y = (v / Double(tensorSize) - 0.5) * height
         let (s, c) = (sin(rotation), cos(rotation))
         return SIMD2(centerX + c * x - s * y, centerY + s * x + c * y)
     }

@@ -97,7 +97,8 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
         let transform = window.warpTransform(tensorSize: size, rawWidth: storedWidth, rawHeight: storedHeight, orientation: orientation)
         let written = interpreter.withInput(0) { tensor in
             data.withUnsafeBytes { bytes in
-                JPEGSparseDecoder.warpAffine(bytes, into: tensor, width: size, height: size, transform: transform, valueRange: -1...1)
+                JPEGSparseDecoder.warpAffine(
+                    bytes, into: tensor, width: size, height: size, transform: transform, valueRange: -1...1, asOpenCV: variant.samplesAsOpenCV)
             }
         }
         guard written else { return nil }
@@ -128,7 +129,11 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
         }
         let transform = window.warpTransform(tensorSize: size, rawWidth: image.width, rawHeight: image.height, orientation: orientation)
         interpreter.withInput(0) { tensor in
-            image.warpAffine(into: tensor, width: size, height: size, transform: transform, valueRange: -1...1, border: .zero)
+            if variant.samplesAsOpenCV {
+                image.warpAffineFixedPoint(into: tensor, width: size, height: size, transform: transform, valueRange: -1...1, border: .zero)
+            } else {
+                image.warpAffine(into: tensor, width: size, height: size, transform: transform, valueRange: -1...1, border: .zero)
+            }
         }
     }
 
