@@ -83,6 +83,29 @@ struct JPEGSparseDecoderTests {
             #expect(Self.sparse(data.prefix(cut), rows: [0, 100], columns: [0, 200]) == nil)
         }
     }
+
+    /// Changed bytes anywhere (headers, tables, entropy-coded data, markers): nil or pixels, never a crash
+    /// or a read outside its buffers; where it still decodes, every pixel is asked for, so every block is
+    /// decoded whole.
+    @Test(arguments: ["jpeg-dc/420-restart", "jpeg-dc/422", "jpeg-sparse/444-q95", "jpeg-sparse/gray-q60-restart"])
+    func changedBytesNeverCrash(name: String) throws {
+        let data = try Fixtures.data("\(name).jpg")
+        let reference = try Self.fullDecode(data)
+        let (rows, columns) = (Array(0 ..< reference.height), Array(0 ..< reference.width))
+        var generator = SeededGenerator(state: 77)
+        var decoded = 0
+        for _ in 0 ..< 60 {
+            var bytes = [UInt8](data)
+            for _ in 0 ..< Int.random(in: 1 ... 3, using: &generator) {
+                bytes[Int.random(in: 2 ..< bytes.count, using: &generator)] = UInt8.random(in: 0 ... 255, using: &generator)
+            }
+            if let pixels = Self.sparse(Data(bytes), rows: rows, columns: columns) {
+                #expect(pixels.samples.count == rows.count * columns.count * pixels.channels)
+                decoded += 1
+            }
+        }
+        print("\(name): \(decoded) of 60 changed files decoded")
+    }
 }
 
 /// The warp of the sparse pixels (``JPEGSparseDecoder/warpAffine(_:into:width:height:transform:valueRange:)``)
