@@ -384,7 +384,7 @@ def main():
     parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"))
     parser.add_argument("--queue", type=int, help="visage serve --queue (default: the service's own, half the core count)")
     parser.add_argument("--queue-timeout", help="visage serve --queue-timeout: ms, auto or none (default: the service's own, none)")
-    parser.add_argument("--overload-window", help="visage serve --overload-window: ms or none (default: the service's own, 1000)")
+    parser.add_argument("--overload-window", help="visage serve --overload-window: ms or none (default: the service's own, none)")
     parser.add_argument("--connections", default=",".join(map(str, CONNECTIONS)),
                         help="wrk connection counts, comma-separated (default %(default)s)")
     parser.add_argument("--overload-factor", type=float, default=4.0, help="offered rate in the overload runs, × R (default %(default)s)")
@@ -422,7 +422,7 @@ def main():
     try:
         wait_ready(f"http://127.0.0.1:{port}/readyz")
         idle = rss_kib([server.pid]) / 1024
-        timeout = f", queue timeout {args.queue_timeout or 'none'}, overload window {args.overload_window or '1000'} ms"
+        timeout = f", queue timeout {args.queue_timeout or 'none'}, overload window {args.overload_window or 'none'}"
         print(f"visage serve: {cores} inferences, queue {queue}{timeout}; RSS when ready {idle:.0f} MiB", flush=True)
         visage = run_load("visage", f"http://127.0.0.1:{port}/v1/faces", [server.pid], args.duration, script, metrics_port=port)
 

@@ -10,11 +10,12 @@ import Visage
 /// through ``run(deadline:queueing:_:)``, which waits for a free slot and runs the work on a thread of its own, off
 /// Swift's cooperative pool, so a busy pipeline never delays the answers that shed load.
 ///
-/// Under overload the queue closes (``overloadWindow``): while more than half of the requests of the last
+/// With an ``overloadWindow`` the queue closes under overload: while more than half of the requests of the last
 /// window were refused, a request is admitted only when an inference slot is free, so none of the requests
 /// the service accepts then waits behind another (the idea of CoDel and of Facebook's adaptive queueing: a
 /// queue that never drains only adds latency). Requests arriving faster than twice the service's rate keep
-/// it closed; below that the queue absorbs bursts as before.
+/// it closed; below that the queue absorbs bursts as before. Off by default: it pays only with a long queue
+/// (``ServiceConfiguration/overloadWindow``).
 public final class Admission: @unchecked Sendable {
     public let slots: Int
     public let queueLength: Int

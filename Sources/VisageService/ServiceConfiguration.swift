@@ -33,8 +33,11 @@ public struct ServiceConfiguration: Sendable {
     public var queueTimeout = QueueTimeout.none
     /// The span over which refusals are counted: while more than half of its requests were refused, the
     /// queue is closed and a request is admitted only when an inference slot is free
-    /// (``Admission/overloadWindow``). Nil keeps the queue open under overload too.
-    public var overloadWindow: Duration? = .seconds(1)
+    /// (``Admission/overloadWindow``). Nil, the default, keeps the queue open: on 2 cores with the default
+    /// single place, closing it (1 s) left the accepted p99 at 4 × capacity where it was (≤ 11–12 ms) and
+    /// cost 12–25 % of the 200s; with `--queue 4` it cut the p99 from ≤ 25 to ≤ 20 ms (storm ≤ 45 → 28 ms)
+    /// for 18 % of the 200s (`Scripts/benchmark-serve.py`, quiet, 2026-11-27 16:17–16:20 UTC).
+    public var overloadWindow: Duration? = nil
     /// `Retry-After` of a 503, seconds.
     public var retryAfterSeconds = 1
     /// Time from a request's arrival to its answer; 504 after it.

@@ -40,8 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long an admitted request may wait for an inference: milliseconds, `auto` (half the median of the last 32 inferences; pays with a long --queue) or `none` (default: until its deadline); 503 with Retry-After after it.", valueName: "MS|auto|none"))
     var queueTimeout = "none"
 
-    @Option(help: ArgumentHelp("While more than half of the requests of the last window were refused, the queue is closed (a request is then admitted only when an inference is free, so accepted requests never wait under overload): the window in milliseconds, or `none` to keep the queue open (default: 1000).", valueName: "MS|none"))
-    var overloadWindow = "1000"
+    @Option(help: ArgumentHelp("While more than half of the requests of the last window were refused, the queue is closed (a request is then admitted only when an inference is free, so accepted requests never wait under overload): the window in milliseconds (1000 is a good start; pays with a long --queue), or `none` (default: the queue stays open).", valueName: "MS|none"))
+    var overloadWindow = "none"
 
     @Option(help: ArgumentHelp("Seconds from a request's arrival to its answer; 504 after.", valueName: "SECONDS"))
     var deadline = 10.0
