@@ -36,14 +36,7 @@ extension Image {
         precondition(outWidth > 0 && outHeight > 0 && factor >= 1, "sampling \(outWidth)×\(outHeight) at 1/\(factor)")
         precondition(tensor.count >= outWidth * outHeight * 3, "tensor of \(tensor.count) floats is smaller than \(outWidth)×\(outHeight)×3")
         // Along each output axis the point moves along one stored axis only.
-        let transposed: Bool
-        if transform.b == 0, transform.c == 0 {
-            transposed = false
-        } else if transform.a == 0, transform.d == 0 {
-            transposed = true
-        } else {
-            return false
-        }
+        guard let transposed = transform.swapsAxes else { return false }
         // Output columns walk stored columns (rows when transposed); output rows the other stored axis.
         let columns = transposed
             ? BlockMeanTaps(count: outWidth, start: transform.ty, step: transform.c, fullSize: fullHeight, reducedSize: height, factor: factor)

@@ -478,42 +478,10 @@ package enum JPEGDCDecoder {
                             plan.plane[row &* plan.rowStep &+ column &* plan.columnStep &+ plan.offset] =
                                 Int16(truncatingIfNeeded: predictions[plan.slot])
                             // AC: skipped, several symbols a step while they fit.
-                            let table = plan.acTable
-                            var left = 63
-                            blockLoop: while true {
-                                // Refill once for up to four steps of at most `acLookupBits` (≤ 14) bits each.
-                                buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
-                                pointer += (63 &- available) &>> 3
-                                available |= 56
-                                var step: UInt32 = 0
-                                for _ in 0 ..< 4 {
-                                    step = table[Int(buffer &>> acShift)]
-                                    let need = Int(step &>> 5) & 127
-                                    guard need <= left else { break }
-                                    let used = Int(step & 31)
-                                    buffer &<<= UInt64(used)
-                                    available &-= used
-                                    left &-= need
-                                    if left == 0 || step & 0x1000 != 0 { break blockLoop }
-                                    step = 0
-                                }
-                                if step == 0 { continue }
-                                // One symbol alone: it does not fit the table, or the block ends inside the step.
-                                buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
-                                pointer += (63 &- available) &>> 3
-                                available |= 56
-                                var length = Int(step &>> 24), symbol = Int((step &>> 16) & 0xFF)
-                                if step &>> 16 == 0 {
-                                    guard let (long, value) = acCodes[blockIndex].decode(buffer, longerThan: acLookupBits) else { return false }
-                                    (length, symbol) = (long, Int(value))
-                                }
-                                let run = symbol &>> 4, size = symbol & 15
-                                buffer &<<= UInt64(length &+ size)
-                                available &-= length &+ size
-                                if size == 0, run != 15 { break }
-                                left &-= size == 0 ? 16 : run &+ 1
-                                if left <= 0 { break }
-                            }
+                            guard Self.skipAC(
+                                buffer: &buffer, available: &available, pointer: &pointer, table: plan.acTable,
+                                codes: acCodes[blockIndex], shift: acShift)
+                            else { return false }
                         }
                         column &+= 1
                         if column == mcusPerRow { column = 0; row &+= 1 }
@@ -532,6 +500,52 @@ package enum JPEGDCDecoder {
 
 extension JPEGDCDecoder {
     /// The 1/8-scale size libjpeg gives the frame (each side rounded up).
+    /// Steps over a block's AC symbols, several a step while they fit the skip table (`table`, from
+    /// `codes`, indexed by the top bits of `buffer` shifted right by `shift`); false on a bad code. Shared
+    /// by the DC decoder and ``JPEGSparseDecoder``'s unwanted blocks; inlined into both loops.
+    @inline(__always)
+    package static func skipAC(
+        buffer: inout UInt64, available: inout Int, pointer: inout UnsafeRawPointer, table: UnsafePointer<UInt32>,
+        codes: HuffmanCodes, shift: UInt64
+    ) -> Bool {
+        var left = 63
+        blockLoop: while true {
+            // Refill once for up to four steps of at most `acLookupBits` (≤ 14) bits each.
+            buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
+            pointer += (63 &- available) &>> 3
+            available |= 56
+            var step: UInt32 = 0
+            for _ in 0 ..< 4 {
+                step = table[Int(buffer &>> shift)]
+                let need = Int(step &>> 5) & 127
+                guard need <= left else { break }
+                let used = Int(step & 31)
+                buffer &<<= UInt64(used)
+                available &-= used
+                left &-= need
+                if left == 0 || step & 0x1000 != 0 { break blockLoop }
+                step = 0
+            }
+            if step == 0 { continue }
+            // One symbol alone: it does not fit the table, or the block ends inside the step.
+            buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
+            pointer += (63 &- available) &>> 3
+            available |= 56
+            var length = Int(step &>> 24), symbol = Int((step &>> 16) & 0xFF)
+            if step &>> 16 == 0 {
+                guard let (long, value) = codes.decode(buffer, longerThan: acLookupBits) else { return false }
+                (length, symbol) = (long, Int(value))
+            }
+            let run = symbol &>> 4, size = symbol & 15
+            buffer &<<= UInt64(length &+ size)
+            available &-= length &+ size
+            if size == 0, run != 15 { break }
+            left &-= size == 0 ? 16 : run &+ 1
+            if left <= 0 { break }
+        }
+        return true
+    }
+
     static func outputSize(_ headers: Headers) -> (width: Int, height: Int) {
         ((headers.width + 7) / 8, (headers.height + 7) / 8)
     }

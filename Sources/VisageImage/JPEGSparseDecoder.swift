@@ -304,9 +304,9 @@ extension JPEGSparseDecoder {
                                 let wanted = blockRow < plan.blockRows && blockColumn < plan.blockColumns
                                     && plan.wantedRows[blockRow] && plan.wantedColumns[blockColumn]
                                 if !wanted {
-                                    guard skipAC(
+                                    guard JPEGDCDecoder.skipAC(
                                         buffer: &buffer, available: &available, pointer: &pointer, table: plan.acSkip,
-                                        tables: tables, acTable: plan.acTable, shift: acShift)
+                                        codes: tables.acCodes[plan.acTable]!, shift: acShift)
                                     else { return false }
                                     continue
                                 }
@@ -365,48 +365,6 @@ extension JPEGSparseDecoder {
                 }
             }
         }
-    }
-
-    /// Steps over a block's AC symbols with ``JPEGDCDecoder``'s skip table; false on a bad code.
-    // swiftlint:disable:next function_parameter_count
-    private static func skipAC(
-        buffer: inout UInt64, available: inout Int, pointer: inout UnsafeRawPointer, table: UnsafePointer<UInt32>,
-        tables: JPEGDCDecoder.ScanTables, acTable: Int, shift: UInt64
-    ) -> Bool {
-        var left = 63
-        blockLoop: while true {
-            buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
-            pointer += (63 &- available) &>> 3
-            available |= 56
-            var step: UInt32 = 0
-            for _ in 0 ..< 4 {
-                step = table[Int(buffer &>> shift)]
-                let need = Int(step &>> 5) & 127
-                guard need <= left else { break }
-                let used = Int(step & 31)
-                buffer &<<= UInt64(used)
-                available &-= used
-                left &-= need
-                if left == 0 || step & 0x1000 != 0 { break blockLoop }
-                step = 0
-            }
-            if step == 0 { continue }
-            buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
-            pointer += (63 &- available) &>> 3
-            available |= 56
-            var length = Int(step &>> 24), symbol = Int((step &>> 16) & 0xFF)
-            if step &>> 16 == 0 {
-                guard let (long, value) = tables.acCodes[acTable]!.decode(buffer, longerThan: JPEGDCDecoder.acLookupBits) else { return false }
-                (length, symbol) = (long, Int(value))
-            }
-            let run = symbol &>> 4, size = symbol & 15
-            buffer &<<= UInt64(length &+ size)
-            available &-= length &+ size
-            if size == 0, run != 15 { break }
-            left &-= size == 0 ? 16 : run &+ 1
-            if left <= 0 { break }
-        }
-        return true
     }
 
     /// jidctint.c's 8-point pass as the integer matrix it is: `islowMatrix[8 * output + input]` is what

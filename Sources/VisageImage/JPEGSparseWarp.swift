@@ -26,14 +26,7 @@ extension JPEGSparseDecoder {
         }
         let (width, height) = (headers.width, headers.height)
         // Along an output row the stored x moves (or, turned a quarter, y); per output row the other is fixed.
-        let transposed: Bool
-        if transform.b == 0, transform.c == 0 {
-            transposed = false
-        } else if transform.a == 0, transform.d == 0 {
-            transposed = true
-        } else {
-            return false
-        }
+        guard let transposed = transform.swapsAxes else { return false }
         guard width >= 2, height >= 2, width < 1 << 29, height < 1 << 29 else { return false }
         let (alongLimit, acrossLimit) = transposed ? (height, width) : (width, height)
         // Per output row the warp starts at (b·y + tx, d·y + ty); with b = 0 (d = 0 turned) the moving

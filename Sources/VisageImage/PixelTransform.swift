@@ -21,6 +21,14 @@ public struct PixelTransform: Sendable, Hashable, CustomStringConvertible {
 
     public static let identity = PixelTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
+    /// Whether each output axis moves along one stored axis only: false when x follows x (b = c = 0),
+    /// true when the axes are swapped, a quarter turn or a mirror of one (a = d = 0); nil otherwise.
+    package var swapsAxes: Bool? {
+        if b == 0, c == 0 { return false }
+        if a == 0, d == 0 { return true }
+        return nil
+    }
+
     public static func translation(x: Double, y: Double) -> PixelTransform {
         PixelTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
     }
