@@ -75,11 +75,7 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
         defer { giveBack(interpreter) }
         writeInput(of: image, orientation: orientation, window: window, reduction: reduction, into: interpreter)
         stageEnded("detector input (warp)")
-        try run(interpreter)
-        stageEnded("detector network")
-        let found = detections(in: interpreter, window: window)
-        stageEnded("detector decoding and NMS")
-        return found
+        return try runAndDecode(interpreter, window: window, stageEnded: stageEnded)
     }
 
     /// ``detect(in:orientation:window:reduction:stageEnded:)`` on a baseline JPEG's full decode without
@@ -103,6 +99,13 @@ package final class DetectorRunner: @unchecked Sendable {  // `idle` is guarded 
         }
         guard written else { return nil }
         stageEnded("detector input (sparse decode and warp)")
+        return try runAndDecode(interpreter, window: window, stageEnded: stageEnded)
+    }
+
+    /// Runs the network on the input written into `interpreter`, then decodes and merges its boxes.
+    private func runAndDecode(
+        _ interpreter: Interpreter, window: DetectionWindow, stageEnded: (String) -> Void
+    ) throws(FaceDetectionError) -> [Detection] {
         try run(interpreter)
         stageEnded("detector network")
         let found = detections(in: interpreter, window: window)
