@@ -338,19 +338,8 @@ package enum JPEGDCDecoder {
     /// Decodes the DC coefficients of `headers`' scan from the intervals of `data`; nil on any inconsistency.
     static func decodeDC(headers: Headers, data: UnsafeRawBufferPointer, starts: [Int], threads: Int) -> Planes? {
         let interleaved = headers.scanOrder.count > 1
-        let maxH = headers.maxHorizontal, maxV = headers.maxVertical
-        let mcusPerRow: Int, mcuRows: Int
-        if interleaved {
-            mcusPerRow = (headers.width + 8 * maxH - 1) / (8 * maxH)
-            mcuRows = (headers.height + 8 * maxV - 1) / (8 * maxV)
-        } else {
-            let component = headers.components[0]
-            let width = (headers.width * component.horizontal + maxH - 1) / maxH
-            let height = (headers.height * component.vertical + maxV - 1) / maxV
-            (mcusPerRow, mcuRows) = ((width + 7) / 8, (height + 7) / 8)
-        }
+        let (mcusPerRow, mcuRows, interval) = headers.mcuLayout
         let totalMCUs = mcusPerRow * mcuRows
-        let interval = headers.restartInterval > 0 ? headers.restartInterval : totalMCUs
         guard starts.count - 1 == (totalMCUs + interval - 1) / interval else { return nil }
 
         let blocksPerRow = headers.components.map { interleaved ? mcusPerRow * $0.horizontal : mcusPerRow }
@@ -604,5 +593,24 @@ extension JPEGDCDecoder {
 
     @inline(__always) private static func clamped(_ value: Int32) -> UInt8 {
         UInt8(truncatingIfNeeded: min(max(value, 0), 255))
+    }
+}
+
+extension JPEGDCDecoder.Headers {
+    /// The scan's MCUs per row and MCU rows (an interleaved scan's MCU spans every component's sampling
+    /// factors; a single component's MCU is one of its 8×8 blocks), and MCUs per restart interval (all of
+    /// them without restart markers).
+    var mcuLayout: (perRow: Int, rows: Int, interval: Int) {
+        let perRow: Int, rows: Int
+        if scanOrder.count > 1 {
+            perRow = (width + 8 * maxHorizontal - 1) / (8 * maxHorizontal)
+            rows = (height + 8 * maxVertical - 1) / (8 * maxVertical)
+        } else {
+            let component = components[0]
+            let componentWidth = (width * component.horizontal + maxHorizontal - 1) / maxHorizontal
+            let componentHeight = (height * component.vertical + maxVertical - 1) / maxVertical
+            (perRow, rows) = ((componentWidth + 7) / 8, (componentHeight + 7) / 8)
+        }
+        return (perRow, rows, restartInterval > 0 ? restartInterval : perRow * rows)
     }
 }

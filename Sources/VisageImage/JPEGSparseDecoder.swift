@@ -212,19 +212,8 @@ extension JPEGSparseDecoder {
     static func decode(headers: JPEGDCDecoder.Headers, grids: [SampleGrid], data: UnsafeRawBufferPointer, starts: [Int]) -> Bool {
         guard let base = data.baseAddress else { return false }
         let interleaved = headers.scanOrder.count > 1
-        let maxH = headers.maxHorizontal, maxV = headers.maxVertical
-        let mcusPerRow: Int, mcuRows: Int
-        if interleaved {
-            mcusPerRow = (headers.width + 8 * maxH - 1) / (8 * maxH)
-            mcuRows = (headers.height + 8 * maxV - 1) / (8 * maxV)
-        } else {
-            let component = headers.components[0]
-            let width = (headers.width * component.horizontal + maxH - 1) / maxH
-            let height = (headers.height * component.vertical + maxV - 1) / maxV
-            (mcusPerRow, mcuRows) = ((width + 7) / 8, (height + 7) / 8)
-        }
+        let (mcusPerRow, mcuRows, interval) = headers.mcuLayout
         let totalMCUs = mcusPerRow * mcuRows
-        let interval = headers.restartInterval > 0 ? headers.restartInterval : totalMCUs
         guard starts.count - 1 == (totalMCUs + interval - 1) / interval else { return false }
         var blocks: [MCUBlock] = []
         for (slot, index) in headers.scanOrder.enumerated() {
