@@ -344,17 +344,7 @@ package enum JPEGDCDecoder {
 
         let blocksPerRow = headers.components.map { interleaved ? mcusPerRow * $0.horizontal : mcusPerRow }
         let blockRows = headers.components.map { interleaved ? mcuRows * $0.vertical : mcuRows }
-        var mcuBlocks: [MCUBlock] = []
-        for (scanIndex, index) in headers.scanOrder.enumerated() {
-            let component = headers.components[index]
-            let (horizontal, vertical) = interleaved ? (component.horizontal, component.vertical) : (1, 1)
-            for dy in 0 ..< vertical {
-                for dx in 0 ..< horizontal {
-                    mcuBlocks.append(MCUBlock(component: index, scanIndex: scanIndex, dx: dx, dy: dy, horizontal: horizontal, vertical: vertical))
-                }
-            }
-        }
-        guard mcuBlocks.count <= 10 else { return nil }
+        guard let mcuBlocks = headers.mcuBlocks else { return nil }
         let tables = ScanTables(headers: headers)
         let planes = Planes(blocksPerRow: blocksPerRow, blockRows: blockRows)
 
@@ -612,5 +602,23 @@ extension JPEGDCDecoder.Headers {
             (perRow, rows) = ((componentWidth + 7) / 8, (componentHeight + 7) / 8)
         }
         return (perRow, rows, restartInterval > 0 ? restartInterval : perRow * rows)
+    }
+
+    /// The blocks of one MCU in scan order, each with its component, its place in the scan and its offset
+    /// in the MCU (an interleaved scan's MCU holds each component's sampling factors of blocks; a single
+    /// component's, one block); nil past JPEG's limit of 10 blocks per MCU.
+    var mcuBlocks: [JPEGDCDecoder.MCUBlock]? {
+        let interleaved = scanOrder.count > 1
+        var blocks: [JPEGDCDecoder.MCUBlock] = []
+        for (scanIndex, index) in scanOrder.enumerated() {
+            let component = components[index]
+            let (horizontal, vertical) = interleaved ? (component.horizontal, component.vertical) : (1, 1)
+            for dy in 0 ..< vertical {
+                for dx in 0 ..< horizontal {
+                    blocks.append(.init(component: index, scanIndex: scanIndex, dx: dx, dy: dy, horizontal: horizontal, vertical: vertical))
+                }
+            }
+        }
+        return blocks.count <= 10 ? blocks : nil
     }
 }

@@ -177,15 +177,6 @@ package struct SparsePixels: Sendable, Equatable {
 
 extension JPEGSparseDecoder {
     /// One block of an MCU: its component (frame index), prediction slot, and place in the MCU.
-    private struct MCUBlock {
-        var component: Int
-        var slot: Int
-        var dx: Int
-        var dy: Int
-        var horizontal: Int
-        var vertical: Int
-    }
-
     /// What the loop reads per block of an MCU: its tables, its prediction slot, and which of its
     /// component's blocks are wanted.
     private struct BlockPlan {
@@ -215,17 +206,7 @@ extension JPEGSparseDecoder {
         let (mcusPerRow, mcuRows, interval) = headers.mcuLayout
         let totalMCUs = mcusPerRow * mcuRows
         guard starts.count - 1 == (totalMCUs + interval - 1) / interval else { return false }
-        var blocks: [MCUBlock] = []
-        for (slot, index) in headers.scanOrder.enumerated() {
-            let component = headers.components[index]
-            let (horizontal, vertical) = interleaved ? (component.horizontal, component.vertical) : (1, 1)
-            for dy in 0 ..< vertical {
-                for dx in 0 ..< horizontal {
-                    blocks.append(MCUBlock(component: index, slot: slot, dx: dx, dy: dy, horizontal: horizontal, vertical: vertical))
-                }
-            }
-        }
-        guard blocks.count <= 10 else { return false }
+        guard let blocks = headers.mcuBlocks else { return false }
         let tables = JPEGDCDecoder.ScanTables(headers: headers)
         let acBits = JPEGDCDecoder.acLookupBits, dcBits = JPEGDCDecoder.dcLookupBits
         let acShift = UInt64(64 - acBits), dcShift = UInt64(64 - dcBits)
@@ -247,7 +228,7 @@ extension JPEGSparseDecoder {
             let component = components[block.component]
             return BlockPlan(
                 dcLookup: UnsafePointer(tables.dcLookups[component.dcTable]!), acSkip: UnsafePointer(tables.acTables[component.acTable]!),
-                acLookup: acLookups[component.acTable]!, dcTable: component.dcTable, acTable: component.acTable, slot: block.slot,
+                acLookup: acLookups[component.acTable]!, dcTable: component.dcTable, acTable: component.acTable, slot: block.scanIndex,
                 component: block.component, wantedRows: wantedRows[block.component], wantedColumns: wantedColumns[block.component],
                 blockRows: grids[block.component].blockRows.count, blockColumns: grids[block.component].blockColumns.count,
                 rowStep: interleaved ? block.vertical : 1, rowOffset: interleaved ? block.dy : 0,
