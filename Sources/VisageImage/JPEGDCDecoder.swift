@@ -437,22 +437,10 @@ package enum JPEGDCDecoder {
                         for blockIndex in plans.indices {
                             let plan = plans[blockIndex]
                             // Refill to 56…63 bits (F. Giesen's branchless refill, big-endian).
-                            buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
-                            pointer += (63 &- available) &>> 3
-                            available |= 56
-                            // DC: a code of up to 16 bits, then up to 11 bits of difference.
-                            let entry = plan.dcLookup[Int(buffer &>> dcShift)]
-                            var length = Int(entry &>> 8), size = Int(entry & 0xFF)
-                            if entry == 0 {
-                                guard let (long, symbol) = dcCodes[blockIndex].decode(buffer, longerThan: dcLookupBits) else { return false }
-                                (length, size) = (long, Int(symbol))
-                            }
-                            guard size <= 11 else { return false }
-                            // The `size` bits after the code (none for size 0), sign-extended as JPEG's F.2.2.1.
-                            let bits = Int(((buffer &<< UInt64(length)) &>> 1) &>> UInt64(63 &- size))
-                            let difference = bits &- (bits < ((1 &<< size) &>> 1) ? (1 &<< size) &- 1 : 0)
-                            buffer &<<= UInt64(length &+ size)
-                            available &-= length &+ size
+                            guard let difference = Self.dcDifference(
+                                buffer: &buffer, available: &available, pointer: &pointer, lookup: plan.dcLookup,
+                                codes: dcCodes[blockIndex], shift: dcShift)
+                            else { return false }
                             predictions[plan.slot] &+= difference
                             plan.plane[row &* plan.rowStep &+ column &* plan.columnStep &+ plan.offset] =
                                 Int16(truncatingIfNeeded: predictions[plan.slot])
@@ -479,6 +467,31 @@ package enum JPEGDCDecoder {
 
 extension JPEGDCDecoder {
     /// The 1/8-scale size libjpeg gives the frame (each side rounded up).
+    /// Refills `buffer` and reads one block's DC difference: a code of up to 16 bits (`lookup`, indexed by
+    /// the top bits of `buffer` shifted right by `shift`, for the short ones; `codes` for the rest), then
+    /// the `size` bits after it (none for size 0), sign-extended as JPEG's F.2.2.1; nil on a bad code.
+    /// Shared by the DC decoder and ``JPEGSparseDecoder``; inlined into both loops.
+    @inline(__always)
+    package static func dcDifference(
+        buffer: inout UInt64, available: inout Int, pointer: inout UnsafeRawPointer, lookup: UnsafePointer<UInt16>,
+        codes: HuffmanCodes, shift: UInt64
+    ) -> Int? {
+        buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
+        pointer += (63 &- available) &>> 3
+        available |= 56
+        let entry = lookup[Int(buffer &>> shift)]
+        var length = Int(entry &>> 8), size = Int(entry & 0xFF)
+        if entry == 0 {
+            guard let (long, symbol) = codes.decode(buffer, longerThan: dcLookupBits) else { return nil }
+            (length, size) = (long, Int(symbol))
+        }
+        guard size <= 11 else { return nil }
+        let bits = Int(((buffer &<< UInt64(length)) &>> 1) &>> UInt64(63 &- size))
+        buffer &<<= UInt64(length &+ size)
+        available &-= length &+ size
+        return bits &- (bits < ((1 &<< size) &>> 1) ? (1 &<< size) &- 1 : 0)
+    }
+
     /// Steps over a block's AC symbols, several a step while they fit the skip table (`table`, from
     /// `codes`, indexed by the top bits of `buffer` shifted right by `shift`); false on a bad code. Shared
     /// by the DC decoder and ``JPEGSparseDecoder``'s unwanted blocks; inlined into both loops.

@@ -252,21 +252,10 @@ extension JPEGSparseDecoder {
                         for mcu in firstMCU ..< lastMCU {
                             let row = mcu / mcusPerRow, column = mcu &- row &* mcusPerRow
                             for plan in plans {
-                                buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
-                                pointer += (63 &- available) &>> 3
-                                available |= 56
-                                // DC: as ``JPEGDCDecoder``.
-                                let entry = plan.dcLookup[Int(buffer &>> dcShift)]
-                                var length = Int(entry &>> 8), size = Int(entry & 0xFF)
-                                if entry == 0 {
-                                    guard let (long, symbol) = tables.dcCodes[plan.dcTable]!.decode(buffer, longerThan: dcBits) else { return false }
-                                    (length, size) = (long, Int(symbol))
-                                }
-                                guard size <= 11 else { return false }
-                                let bits = Int(((buffer &<< UInt64(length)) &>> 1) &>> UInt64(63 &- size))
-                                let difference = bits &- (bits < ((1 &<< size) &>> 1) ? (1 &<< size) &- 1 : 0)
-                                buffer &<<= UInt64(length &+ size)
-                                available &-= length &+ size
+                                guard let difference = JPEGDCDecoder.dcDifference(
+                                    buffer: &buffer, available: &available, pointer: &pointer, lookup: plan.dcLookup,
+                                    codes: tables.dcCodes[plan.dcTable]!, shift: dcShift)
+                                else { return false }
                                 predictions[plan.slot] &+= difference
 
                                 let blockRow = row &* plan.rowStep &+ plan.rowOffset
