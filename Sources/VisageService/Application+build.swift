@@ -90,6 +90,26 @@ public func buildApplication(
     return app
 }
 
+/// Runs `app` as `Application.runService()` does, draining on SIGTERM or SIGINT, and calls `onShutdown`
+/// the moment the drain begins: a service group shuts its services down last first, so `app`'s own
+/// services (``WarmUp``) hear of it only once the server has drained. `visage serve` bounds the drain
+/// there (`--drain-timeout`), since the group's teardown can deadlock (see ``WarmUp``).
+public func runService(_ app: some ApplicationProtocol, onShutdown: @escaping @Sendable () -> Void) async throws {
+    let group = ServiceGroup(configuration: .init(
+        services: [app, ShutdownNotice(action: onShutdown)], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger))
+    try await group.run()
+}
+
+/// Calls `action` when the service group starts shutting down, and ends.
+struct ShutdownNotice: Service {
+    let action: @Sendable () -> Void
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        action()
+    }
+}
+
 /// Loads and warms the models off the request path, then marks the service ready; on shutdown it
 /// marks it not ready first, so a load balancer stops sending before the server stops accepting.
 ///

@@ -49,6 +49,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to receive a whole request body; 408 after.", valueName: "SECONDS"))
     var bodyTimeout = 5.0
 
+    @Option(help: ArgumentHelp("Seconds a SIGTERM or SIGINT drain may take before the process exits with status 1 anyway (default: --deadline plus 10, within Kubernetes' default 30 s grace period).", valueName: "SECONDS"))
+    var drainTimeout: Double?
+
     @Option(help: ArgumentHelp("Open connections at once.", valueName: "N"))
     var maxConnections = ServiceConfiguration().maxConnections
 
@@ -78,7 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard Self.overloadWindow(overloadWindow) != nil else {
             throw ValidationError("--overload-window \(overloadWindow) must be `none` or milliseconds in [0, 3600000]")
         }
-        for (name, value) in [("--deadline", deadline), ("--body-timeout", bodyTimeout)] where !(value.isFinite && value > 0 && value <= 3600) {
+        for (name, value) in [("--deadline", deadline), ("--body-timeout", bodyTimeout), ("--drain-timeout", drainTimeout ?? 1)]
+        where !(value.isFinite && value > 0 && value <= 3600) {
             throw ValidationError("\(name) \(value) must be in (0, 3600] seconds")
         }
     }
@@ -104,18 +108,26 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let app = try buildApplication(serviceConfiguration, onWarmUpFailure: Self.exitSoon)
-        try await withServiceExecutor { try await app.runService() }
+        let drain = drainTimeout ?? deadline + 10
+        let app = try buildApplication(serviceConfiguration, onWarmUpFailure: { error in Self.exit(after: 10, saying: "Error: \(error)") })
+        try await withServiceExecutor {
+            try await runService(app) {
+                Self.exit(after: drain, saying: """
+                    Error: the drain did not end within \(drain.formatted()) s (--drain-timeout): requests were still \
+                    running, or the service group's teardown hung (swift-async-algorithms issue 430); exiting
+                    """)
+            }
+        }
     }
 
-    /// Models that cannot be loaded end the service with exit status 1. The service group's teardown
-    /// normally ends the process within milliseconds, printing the error; when it deadlocks (``WarmUp``),
-    /// this prints the same error after 10 s and exits.
-    @Sendable static func exitSoon(after error: any Error) {
-        let message = "Error: \(error)\n"
+    /// A watchdog: unless the process has ended by itself `seconds` from now, prints `message` and exits
+    /// with status 1. The service group's teardown normally ends the process within milliseconds of a
+    /// failed model load, and a drain within a request's deadline; when the teardown deadlocks
+    /// (``WarmUp``) or work outlasts the bound, this ends it.
+    @Sendable static func exit(after seconds: Double, saying message: String) {
         Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 10)
-            FileHandle.standardError.write(Data(message.utf8))
+            Thread.sleep(forTimeInterval: seconds)
+            FileHandle.standardError.write(Data((message + "\n").utf8))
             Foundation.exit(1)
         }
     }

@@ -42,6 +42,9 @@ import Yams
         let deadline = arguments.firstIndex(of: "--deadline").flatMap { Int(arguments[$0 + 1]) } ?? 10
         let pause = Self.value(container, "lifecycle.preStop.sleep.seconds") as? Int ?? 0
         #expect(grace > deadline + pause)
+        // … and so does the drain's own bound, after which `visage serve` exits by itself.
+        let drain = arguments.firstIndex(of: "--drain-timeout").flatMap { Int(arguments[$0 + 1]) } ?? deadline + 10
+        #expect(grace > drain + pause)
 
         // The inferences match the CPU the container gets.
         let cpu = try #require(Self.value(container, "resources.limits.cpu") as? String)

@@ -62,8 +62,9 @@ import Testing
     /// the flag named) before a port is opened; `--help` lists them.
     @Test func admissionFlagsAreChecked() throws {
         let help = try CLI.run(["serve", "--help"]).stdout
-        for flag in ["--queue", "--queue-timeout", "--overload-window"] { #expect(help.contains(flag), "\(flag)") }
-        for (flag, value) in [("--overload-window", "soon"), ("--overload-window", "-1"), ("--queue-timeout", "never"), ("--queue", "-1")] {
+        for flag in ["--queue", "--queue-timeout", "--overload-window", "--drain-timeout"] { #expect(help.contains(flag), "\(flag)") }
+        for (flag, value) in [("--overload-window", "soon"), ("--overload-window", "-1"), ("--queue-timeout", "never"), ("--queue", "-1"),
+                              ("--drain-timeout", "0"), ("--drain-timeout", "nan")] {
             let result = try CLI.run(["serve", "--port", "0", "\(flag)=\(value)"])
             #expect(result.status == 2, "\(flag) \(value): \(result.status)")
             #expect(result.stderr.contains(flag), "\(flag) \(value): \(result.stderr)")
@@ -119,6 +120,50 @@ import Testing
         #expect(server.process.terminationStatus == 0)
         // New connections are refused once it has stopped.
         #expect(throws: (any Error).self) { try RawConnection(port: server.port) }
+    }
+
+    /// A drain that outlasts `--drain-timeout` ends the process anyway, with status 1 and a line that says
+    /// why: here a request whose body never finishes (its own timeout, 120 s, is far off), as a teardown
+    /// that deadlocks would (swift-async-algorithms issue 430) keep a SIGTERM'd service alive.
+    @Test func aDrainThatOutlastsItsTimeoutEndsTheProcess() async throws {
+        let server = try await Server.start(["--body-timeout", "120", "--deadline", "300", "--drain-timeout", "1"])
+        defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
+        var ready = false
+        for _ in 0..<600 where !ready {
+            ready = try await server.get("/readyz").hasPrefix("HTTP/1.1 200")
+            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(ready)
+        let stalled = try RawConnection(port: server.port, silence: 60)
+        stalled.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 100000\r\n\r\n")
+        stalled.send(Data(repeating: 0x89, count: 100))
+        for _ in 0..<600 {
+            let text = try await server.get("/metrics")
+            let inFlight = text.split(separator: "\n").first { $0.hasPrefix("visage_http_requests_in_flight ") }
+                .flatMap { Double($0.split(separator: " ")[1]) } ?? 0
+            if inFlight >= 2 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let signalled = ContinuousClock.now
+        kill(server.process.processIdentifier, SIGTERM)
+        let exited = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await server.exit(); return true }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(60))
+                if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) }
+                return false
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? false
+        }
+        #expect(exited, "still running 60 s after SIGTERM with --drain-timeout 1: \(server.text.suffix(500))")
+        // It ended by itself (not the guard's SIGKILL) well before the body timeout, with the watchdog's
+        // status and line: nothing else ends this drain. A loaded machine may take seconds to get there.
+        if exited {
+            #expect(server.process.terminationReason == .exit, "after \(ContinuousClock.now - signalled)")
+            #expect(server.process.terminationStatus == 1)
+            #expect(server.text.contains("--drain-timeout"), "\(server.text.suffix(500))")
+        }
     }
 
     /// A folder for `VISAGE_MODELS` (searched before the bundled models) whose landmark model is `make`'s.
