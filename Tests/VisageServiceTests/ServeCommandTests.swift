@@ -27,6 +27,43 @@ import Testing
             }
         }
 
+        /// Whether the process ended by itself within `limit`; past it, it is killed, so that the waiting
+        /// task ends and the test fails instead of hanging (a task group waits for every child, and
+        /// `exit()` cannot be cancelled).
+        func exit(within limit: Duration) async -> Bool {
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask { await self.exit(); return true }
+                group.addTask {
+                    try? await Task.sleep(for: limit)
+                    if self.process.isRunning { kill(self.process.processIdentifier, SIGKILL) }
+                    return false
+                }
+                defer { group.cancelAll() }
+                return await group.next() ?? false
+            }
+        }
+
+        /// Waits (up to a minute) until `/readyz` answers 200; whether it did.
+        func waitUntilReady() async throws -> Bool {
+            for _ in 0..<600 {
+                if try await get("/readyz").hasPrefix("HTTP/1.1 200") { return true }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return false
+        }
+
+        /// Waits (up to 600 polls) until `/metrics` counts `count` requests in flight, its own included:
+        /// a loaded machine may not have read requests sent a moment ago.
+        func waitUntilInFlight(_ count: Int) async throws {
+            for _ in 0..<600 {
+                let text = try await get("/metrics")
+                let inFlight = text.split(separator: "\n").first { $0.hasPrefix("visage_http_requests_in_flight ") }
+                    .flatMap { Double($0.split(separator: " ")[1]) } ?? 0
+                if inFlight >= Double(count) { return }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+
         private init(_ arguments: [String], environment: [String: String]) throws {
             process.executableURL = CLI.executable
             process.arguments = ["serve", "--port", "0"] + arguments
@@ -76,12 +113,7 @@ import Testing
         // about the drain, not the deadline.
         let server = try await Server.start(["--max-inferences", "1", "--deadline", "300"])
         #expect(server.port > 0)
-        var ready = false
-        for _ in 0..<600 where !ready {
-            ready = try await server.get("/readyz").hasPrefix("HTTP/1.1 200")
-            if !ready { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(ready)
+        #expect(try await server.waitUntilReady())
 
         // A tracking connection, open across the shutdown.
         let closeFrame = Task {
@@ -100,13 +132,7 @@ import Testing
         }
         // Both accepted (in flight, beside the /metrics request asking) before the signal: a loaded machine
         // may not have read them 50 ms after they were sent.
-        for _ in 0..<600 {
-            let text = try await server.get("/metrics")
-            let inFlight = text.split(separator: "\n").first { $0.hasPrefix("visage_http_requests_in_flight ") }
-                .flatMap { Double($0.split(separator: " ")[1]) } ?? 0
-            if inFlight >= 3 { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await server.waitUntilInFlight(3)
         kill(server.process.processIdentifier, SIGTERM)
         for connection in connections {
             let answer = await connection.response()
@@ -128,34 +154,14 @@ import Testing
     @Test func aDrainThatOutlastsItsTimeoutEndsTheProcess() async throws {
         let server = try await Server.start(["--body-timeout", "120", "--deadline", "300", "--drain-timeout", "1"])
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
-        var ready = false
-        for _ in 0..<600 where !ready {
-            ready = try await server.get("/readyz").hasPrefix("HTTP/1.1 200")
-            if !ready { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(ready)
+        #expect(try await server.waitUntilReady())
         let stalled = try RawConnection(port: server.port, silence: 60)
         stalled.send("POST /v1/faces HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 100000\r\n\r\n")
         stalled.send(Data(repeating: 0x89, count: 100))
-        for _ in 0..<600 {
-            let text = try await server.get("/metrics")
-            let inFlight = text.split(separator: "\n").first { $0.hasPrefix("visage_http_requests_in_flight ") }
-                .flatMap { Double($0.split(separator: " ")[1]) } ?? 0
-            if inFlight >= 2 { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await server.waitUntilInFlight(2)
         let signalled = ContinuousClock.now
         kill(server.process.processIdentifier, SIGTERM)
-        let exited = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await server.exit(); return true }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(60))
-                if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) }
-                return false
-            }
-            defer { group.cancelAll() }
-            return await group.next() ?? false
-        }
+        let exited = await server.exit(within: .seconds(60))
         #expect(exited, "still running 60 s after SIGTERM with --drain-timeout 1: \(server.text.suffix(500))")
         // It ended by itself (not the guard's SIGKILL) well before the body timeout, with the watchdog's
         // status and line: nothing else ends this drain. A loaded machine may take seconds to get there.
@@ -189,19 +195,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await Server.start([], environment: ["VISAGE_MODELS": folder.path])
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
-        // The service's own watchdog ends it within 10 s even when its teardown deadlocks. Past 60 s it is
-        // killed, so that the waiting task ends and the test fails instead of hanging (a task group waits for
-        // every child, and `exit()` cannot be cancelled).
-        let exited = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await server.exit(); return true }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(60))
-                if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) }
-                return false
-            }
-            defer { group.cancelAll() }
-            return await group.next() ?? false
-        }
+        // The service's own watchdog ends it within 10 s even when its teardown deadlocks.
+        let exited = await server.exit(within: .seconds(60))
         #expect(exited, "still running 60 s after its model failed to load")
         if exited {
             #expect(server.process.terminationReason == .exit)
