@@ -109,6 +109,20 @@ package struct WarpKernel: Sendable, CustomStringConvertible {
             .map { WarpKernel(isaValue: $0.rawValue) }
     }
 
+    /// The run every fixed-point warp uses (``Image/warpAffineFixedPoint(into:width:height:transform:valueRange:border:)``):
+    /// ``selected``'s C run, or the Swift run when `VISAGE_FIXED_POINT_WARP=swift` is in the environment
+    /// (to time one against the other in the same binary, or to rule the C run out).
+    package static let fixedPointSelected: WarpKernel =
+        ProcessInfo.processInfo.environment["VISAGE_FIXED_POINT_WARP"] == "swift" ? .swift : .selected
+
+    /// Every set this CPU runs, portable first: each has a fixed-point warp run
+    /// (``Image/warpAffineFixedPoint(into:width:height:transform:valueRange:border:kernel:)``).
+    package static var available: [WarpKernel] {
+        (0..<UInt32(VISAGE_ISA_COUNT)).map { visage_isa(rawValue: $0) }
+            .filter { visage_isa_is_available($0) != 0 }
+            .map { WarpKernel(isaValue: $0.rawValue) }
+    }
+
     package var description: String { isa.map { String(cString: visage_isa_name($0)) } ?? "swift" }
 }
 

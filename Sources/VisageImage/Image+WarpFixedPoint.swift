@@ -1,3 +1,4 @@
+import CVisageKernels
 import Foundation
 
 extension Image {
@@ -20,16 +21,52 @@ extension Image {
     /// neighbour to the nearest edge pixel (`BORDER_REPLICATE`). Writes `height × width × 3` floats (NHWC, RGB)
     /// whatever the pixel format (gray replicated, alpha dropped, BGRA swizzled). Orientation is ignored.
     ///
+    /// The rows run through CVisageKernels' C kernel of the selected set (`visage_u8_warp_fixed_row`: AVX2
+    /// on the AVX2 and AVX-512 sets for 3- and 4-byte pixels, a portable scalar run otherwise), which
+    /// computes the same floats bit for bit as the Swift run kept as the reference
+    /// (``warpAffineFixedPoint(into:width:height:transform:valueRange:border:kernel:)`` with
+    /// ``WarpKernel/swift``; `VISAGE_FIXED_POINT_WARP=swift` makes every call take it, ``WarpKernel/fixedPointSelected``).
+    ///
     /// - Precondition: `tensor.count ≥ width × height × 3`, `width` and `height` positive.
     /// - Complexity: O(width × height); no heap allocation.
     public func warpAffineFixedPoint(
         into tensor: UnsafeMutableBufferPointer<Float>, width outWidth: Int, height outHeight: Int,
         transform: PixelTransform, valueRange: ClosedRange<Float>, border: WarpBorder = .zero
     ) {
+        warpAffineFixedPoint(
+            into: tensor, width: outWidth, height: outHeight, transform: transform, valueRange: valueRange, border: border,
+            kernel: .fixedPointSelected)
+    }
+
+    /// ``warpAffineFixedPoint(into:width:height:transform:valueRange:border:)`` with its rows sampled by
+    /// `kernel`'s C run, or by the Swift run (the reference) with ``WarpKernel/swift``, so tests can hold
+    /// each C run against it.
+    package func warpAffineFixedPoint(
+        into tensor: UnsafeMutableBufferPointer<Float>, width outWidth: Int, height outHeight: Int,
+        transform: PixelTransform, valueRange: ClosedRange<Float>, border: WarpBorder, kernel: WarpKernel
+    ) {
         precondition(outWidth > 0 && outHeight > 0, "warp size \(outWidth)×\(outHeight) must be positive")
         precondition(tensor.count >= outWidth * outHeight * 3, "tensor of \(tensor.count) floats is smaller than \(outWidth)×\(outHeight)×3")
         let scale = (valueRange.upperBound - valueRange.lowerBound) / 255
         let offset = valueRange.lowerBound
+        if let isa = kernel.isa {
+            withExtendedLifetime(storage) {
+                let (r, g, b) = pixelFormat.rgbOffsets
+                var source = visage_u8_warp_fixed_source(
+                    pixels: UnsafePointer(storage.base.assumingMemoryBound(to: UInt8.self)), stride: bytesPerRow,
+                    bytes_per_pixel: pixelFormat.bytesPerPixel, red: r, green: g, blue: b, max_x: width - 1, max_y: height - 1,
+                    replicate: border == .replicate ? 1 : 0, scale: scale, offset: offset)
+                var output = tensor.baseAddress!
+                for y in 0..<outHeight {
+                    // The same doubles as the Swift run's below.
+                    let rowX = 32 * (transform.b * Double(y) + transform.tx), stepX = 32 * transform.a
+                    let rowY = 32 * (transform.d * Double(y) + transform.ty), stepY = 32 * transform.c
+                    visage_u8_warp_fixed_row(isa, &source, rowX, rowY, stepX, stepY, outWidth, output)
+                    output += 3 * outWidth
+                }
+            }
+            return
+        }
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { levels in
             for n in 0..<256 { levels[n] = Float(n) * scale + offset }
             withExtendedLifetime(storage) {

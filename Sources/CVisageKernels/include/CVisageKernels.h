@@ -152,6 +152,30 @@ int visage_u8_warp_interior(
 /// 1 when the set of `isa` has a warp kernel (the AVX2 and AVX-512 sets), else 0.
 int visage_u8_warp_supported(visage_isa isa);
 
+/// The stored 8-bit pixels, borders and level mapping of VisageImage's OpenCV-compatible fixed-point
+/// warp (`Image.warpAffineFixedPoint`), which `visage_u8_warp_fixed_row` samples.
+typedef struct visage_u8_warp_fixed_source {
+    const uint8_t *pixels;
+    size_t stride;           // bytes per row
+    size_t bytes_per_pixel;
+    size_t red, green, blue; // byte offsets inside a pixel
+    size_t max_x, max_y;     // width − 1, height − 1
+    int replicate;           // 1: BORDER_REPLICATE, 0: BORDER_CONSTANT with zeros
+    float scale, offset;     // level n becomes (float)n × scale + offset
+} visage_u8_warp_fixed_source;
+
+/// Writes `count` interleaved RGB outputs of one row: column x samples the point
+/// (row_x + step_x · x, row_y + step_y · x) given in 1/32 pixel, rounded half to even, with OpenCV's
+/// integer bilinear weights and 8-bit level, bit for bit the Swift reference (`Image.warpAffineFixedPoint`
+/// with the Swift kernel). The AVX2 run for the AVX2 and AVX-512 sets (3- and 4-byte pixels, images
+/// under 2³¹ bytes), else a portable scalar run.
+void visage_u8_warp_fixed_row(
+    visage_isa isa, const visage_u8_warp_fixed_source *source, double row_x, double row_y, double step_x,
+    double step_y, size_t count, float *output);
+
+/// "avx2" or "portable": the run `visage_u8_warp_fixed_row` takes for `isa` and `source`.
+const char *visage_u8_warp_fixed_kernel_name(visage_isa isa, const visage_u8_warp_fixed_source *source);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,83 @@
+import Testing
+import VisageImage
+
+/// Each C run of the fixed-point warp (CVisageKernels' `visage_u8_warp_fixed_row`: the portable scalar
+/// run, and AVX2 where the CPU has it) against the Swift run, its reference: the same floats, bit for bit.
+struct WarpFixedPointKernelTests {
+    static let cases: [(PixelFormat, WarpBorder)] = PixelFormat.allCases.flatMap { format in
+        [WarpBorder.zero, .replicate].map { (format, $0) }
+    }
+
+    /// The tensor `kernel` writes for one warp.
+    static func warp(
+        _ image: Image, width: Int, height: Int, transform: PixelTransform, range: ClosedRange<Float>, border: WarpBorder,
+        kernel: WarpKernel
+    ) -> [UInt32] {
+        var tensor = [Float](repeating: .nan, count: width * height * 3)
+        tensor.withUnsafeMutableBufferPointer {
+            image.warpAffineFixedPoint(
+                into: $0, width: width, height: height, transform: transform, valueRange: range, border: border, kernel: kernel)
+        }
+        return tensor.map(\.bitPattern)
+    }
+
+    @Test("Every C run equals the Swift run bit for bit", arguments: cases)
+    func matchesSwiftRun(_ format: PixelFormat, _ border: WarpBorder) throws {
+        #expect(WarpKernel.available.count >= 1)
+        var generator = SeededGenerator(state: 0xF1C5ED)
+        let image = try randomImage(width: 53, height: 41, format: format, using: &generator)
+        let ranges: [ClosedRange<Float>] = [-1...1, 0...1, 0...255, -0.7...3.3]
+        for trial in 0..<80 {
+            // Widths 1…40 leave every remainder of the AVX2 run's 8-pixel steps.
+            let (width, height) = (trial % 40 + 1, Int.random(in: 1...9, using: &generator))
+            let transform: PixelTransform
+            switch trial % 8 {
+            case 0:
+                // A letterbox: the whole image scaled into the output, bands above and below or beside it.
+                let scale = Double(max(image.width, image.height)) / Double(max(width, height))
+                transform = PixelTransform.scale(x: scale, y: scale).concatenating(
+                    .translation(x: -Double(width) / 2 + Double(image.width) / scale / 2, y: -Double(height) / 2 + Double(image.height) / scale / 2))
+            case 1:
+                // Points on exact 1/64 steps: every rounding of a half to even.
+                transform = PixelTransform(a: 1.0 / 64 * Double(trial % 5 + 1), b: 0.5 / 64, c: 0.25 / 64, d: 1.0 / 64, tx: 3 + 1.0 / 64, ty: 2 + 3.0 / 64)
+            case 2:
+                // Far outside, out of 32-bit range in 1/32 pixel, and not a number: the edge rules.
+                let far = [1e9, -1e9, 7e7, .nan, .infinity][trial % 5]
+                transform = PixelTransform(a: 1, b: 0, c: 0, d: 1, tx: far, ty: Double(trial % 41))
+            default:
+                transform = PixelTransform.translation(
+                    x: Double.random(in: -5...58, using: &generator), y: Double.random(in: -5...46, using: &generator))
+                    .concatenating(.rotation(Double.random(in: -Double.pi...Double.pi, using: &generator)))
+                    .concatenating(.scale(x: Double.random(in: 0.2...3, using: &generator), y: Double.random(in: 0.2...3, using: &generator)))
+                    .concatenating(.translation(x: -Double(width) / 2, y: -Double(height) / 2))
+            }
+            let range = ranges[trial % ranges.count]
+            let expected = Self.warp(image, width: width, height: height, transform: transform, range: range, border: border, kernel: .swift)
+            for kernel in WarpKernel.available {
+                let actual = Self.warp(image, width: width, height: height, transform: transform, range: range, border: border, kernel: kernel)
+                #expect(actual == expected, "\(kernel), trial \(trial): \(transform) into \(width)×\(height)")
+            }
+        }
+    }
+
+    /// Unpadded rows up to the last pixel: the gathers' 4-byte reads must stay inside the image, and
+    /// a mesh-sized output (256×256) runs long interior rows.
+    @Test("Unpadded images, samples up to the last pixel, long rows", arguments: PixelFormat.allCases)
+    func unpaddedEdges(_ format: PixelFormat) throws {
+        var generator = SeededGenerator(state: 12)
+        let (width, height) = (19, 6)
+        let pixels = (0..<(width * height * format.bytesPerPixel)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let image = try Image(width: width, height: height, pixelFormat: format, pixels: pixels)
+        for (transform, size) in [
+            (PixelTransform(a: 17.9 / 36, b: 0, c: 0, d: 4.9 / 8, tx: 0.05, ty: 0.05), (37, 9)),
+            (PixelTransform(a: 18.0 / 255, b: 0.01, c: -0.003, d: 5.0 / 255, tx: 0, ty: 0), (256, 256)),
+        ] {
+            let expected = Self.warp(
+                image, width: size.0, height: size.1, transform: transform, range: -1...1, border: .zero, kernel: .swift)
+            for kernel in WarpKernel.available {
+                let actual = Self.warp(image, width: size.0, height: size.1, transform: transform, range: -1...1, border: .zero, kernel: kernel)
+                #expect(actual == expected, "\(kernel), \(size)")
+            }
+        }
+    }
+}
