@@ -19,6 +19,64 @@ struct IndependentWorkTests {
         #expect(serial.1.allSatisfy { $0.analysis != nil })
         #expect(concurrent.0 == serial.0)
         #expect(concurrent.1 == serial.1)
+
+        // With refinement each face is a chain of mesh passes, handed out pass by pass to whichever
+        // thread is free (and to whichever analyzer is idle): the same meshes as one face at a time.
+        let regions = try FaceLandmarkPipeline.regions(for: serial.0)
+        func refined() throws -> [LandmarkResult] {
+            try FaceLandmarkPipeline.analyze(image, orientation: nil, regions: regions, captureQuality: true, refinement: MeshRefinement())
+        }
+        let refinedSerially = try IndependentWork.$runsSerially.withValue(true) { try refined() }
+        #expect(zip(refinedSerially, regions).contains { $0.analysis?.region != $1 }, "a face took a second pass")
+        for _ in 0 ..< 3 { #expect(try refined() == refinedSerially) }
+    }
+
+    /// Chains of steps, as the mesh stage's faces run their passes: each step sees the state its chain's
+    /// last step handed on, every step runs once, results come back in the chains' order.
+    @Test(arguments: [[1], [3, 1], [1, 1, 1, 1], [3, 1, 2, 3, 1, 1], [0, 4, 2, 2, 4]])
+    func chainsGiveTheSerialResult(lengths: [Int]) throws {
+        let steps = Counter()
+        func run() throws -> [[Int]] {
+            try IndependentWork.chains(lengths.count) { (index: Int, taken: [Int]?) throws(FaceDetectionError) -> ChainStep<[Int], [Int]> in
+                steps.add()
+                Self.spin(microseconds: 100 + 150 * ((index + (taken?.count ?? 0)) % 3))
+                let path = (taken ?? []) + [index * 10 + (taken?.count ?? 0)]
+                return path.count >= max(lengths[index], 1) ? .done(path) : .next(path)
+            }
+        }
+        let expected = lengths.enumerated().map { index, length in (0 ..< max(length, 1)).map { index * 10 + $0 } }
+        let stepCount = lengths.reduce(0) { $0 + max($1, 1) }
+        let serial = try IndependentWork.$runsSerially.withValue(true) { try run() }
+        #expect(steps.take() == stepCount)
+        #expect(serial == expected)
+        for _ in 0 ..< 20 {
+            #expect(try run() == expected)
+            #expect(steps.take() == stepCount)
+        }
+    }
+
+    /// The error a run of chains throws is the serial run's: the first failing chain's, even when a later
+    /// chain fails first in time.
+    @Test func chainsThrowTheSerialError() {
+        func run(failing: Set<Int>) -> FaceDetectionError? {
+            do {
+                _ = try IndependentWork.chains(4) { (index: Int, step: Int?) throws(FaceDetectionError) -> ChainStep<Int, Int> in
+                    let step = step ?? 0
+                    // Chain 3 fails at once, chain 1 after its third step.
+                    Self.spin(microseconds: index == 3 ? 10 : 200)
+                    if failing.contains(index), step == (index == 3 ? 0 : 2) { throw .landmarks(reason: "chain \(index)") }
+                    return step == 3 ? .done(index) : .next(step + 1)
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let cases: [(Set<Int>, FaceDetectionError?)] = [([], nil), ([3], .landmarks(reason: "chain 3")), ([1, 3], .landmarks(reason: "chain 1"))]
+        for (failing, expected) in cases {
+            #expect(IndependentWork.$runsSerially.withValue(true) { run(failing: failing) } == expected)
+            for _ in 0 ..< 10 { #expect(run(failing: failing) == expected) }
+        }
     }
 
     /// Two rounds with fillers, as accurate mode runs its windows, checks and turned views: every job

@@ -91,24 +91,72 @@ public final class FaceMeshAnalyzer {
         window windowFor: (MeshRegion, ImageWindow) throws -> ImageWindow = { $1 },
         stageEnded: (String) -> Void = { _ in }
     ) throws -> FaceAnalysis? {
-        try checkSize(of: window, region: region)
-        var (region, window) = (region, window)
-        var faceMesh = try mesh(window, region: region, stageEnded: stageEnded)
-        guard faceMesh.isFacePresent else { return nil }
-        if let refinement {
-            let (firstRegion, firstMesh) = (region, faceMesh)
-            for _ in 0..<max(refinement.maximumExtraPasses, 0) {
-                guard let next = try? MeshRegion(tracking: faceMesh), refinement.differs(next, from: region) else { break }
-                window = try windowFor(next, window)
-                let refined = try mesh(window, region: next, stageEnded: stageEnded)
-                // A region cut from a present face's own mesh that loses the face keeps the last good mesh.
-                guard refined.isFacePresent else { break }
-                (region, faceMesh) = (next, refined)
+        var progress = MeshProgress(window, region: region)
+        while true {
+            switch try advance(
+                progress, refinement: refinement, keypoints: keypoints, keptShare: keptShare, window: windowFor,
+                stageEnded: stageEnded)
+            {
+            case .next(let next): progress = next
+            case .done(let analysis): return analysis
             }
-            if let keypoints, region != firstRegion, !MeshRefinement.keepsRefined(faceMesh, over: firstMesh, keypoints: keypoints) {
-                (region, faceMesh) = (firstRegion, firstMesh)
-            } else if region != firstRegion, keptShare < 1 {
-                (region, faceMesh) = (firstRegion, MeshRefinement.blend(firstMesh, toward: faceMesh, share: keptShare))
+        }
+    }
+
+    /// One mesh pass of ``analyze(_:region:refinement:keypoints:keptShare:window:stageEnded:)`` on the face
+    /// `progress` holds (its first pass, or the refinement pass it asks for): the face's state for its
+    /// next pass, or, when none follows, the analysis, which the same call finishes (blendshapes, pose,
+    /// classification). Passes of one face may run on different analyzers, so the mesh stage can hand
+    /// each pass of each face to whichever core is free (``IndependentWork/chains(_:_:)``); a face's
+    /// passes in order on any analyzers give what ``analyze(_:region:refinement:keypoints:keptShare:window:stageEnded:)`` gives.
+    package func advance(
+        _ progress: MeshProgress, refinement: MeshRefinement?, keypoints: [SIMD2<Double>]?, keptShare: Double,
+        window windowFor: (MeshRegion, ImageWindow) throws -> ImageWindow = { $1 },
+        stageEnded: (String) -> Void = { _ in }
+    ) throws -> ChainStep<MeshProgress, FaceAnalysis?> {
+        var progress = progress
+        if let first = progress.first, let next = progress.pending {
+            // A refinement pass.
+            progress.window = try windowFor(next, progress.window)
+            let refined = try mesh(progress.window, region: next, stageEnded: stageEnded)
+            progress.extraPasses += 1
+            progress.pending = nil
+            // A region cut from a present face's own mesh that loses the face keeps the last good mesh.
+            guard refined.isFacePresent else {
+                return .done(try finish(progress, first: first, refined: true, keypoints: keypoints, keptShare: keptShare, stageEnded: stageEnded))
+            }
+            (progress.region, progress.mesh) = (next, refined)
+        } else {
+            try checkSize(of: progress.window, region: progress.region)
+            let faceMesh = try mesh(progress.window, region: progress.region, stageEnded: stageEnded)
+            guard faceMesh.isFacePresent else { return .done(nil) }
+            progress.mesh = faceMesh
+            progress.first = (progress.region, faceMesh)
+            guard refinement != nil else {
+                return .done(try finish(progress, first: progress.first!, refined: false, keypoints: keypoints, keptShare: keptShare, stageEnded: stageEnded))
+            }
+        }
+        if let refinement, progress.extraPasses < max(refinement.maximumExtraPasses, 0),
+           let next = try? MeshRegion(tracking: progress.mesh!), refinement.differs(next, from: progress.region)
+        {
+            progress.pending = next
+            return .next(progress)
+        }
+        return .done(try finish(progress, first: progress.first!, refined: true, keypoints: keypoints, keptShare: keptShare, stageEnded: stageEnded))
+    }
+
+    /// The face's last mesh (with refinement, the one kept: ``MeshRefinement/keepsRefined(_:over:keypoints:)``,
+    /// ``MeshRefinement/blend(_:toward:share:)``) through the blendshapes, pose and classification.
+    private func finish(
+        _ progress: MeshProgress, first: (region: MeshRegion, mesh: FaceMesh), refined: Bool, keypoints: [SIMD2<Double>]?,
+        keptShare: Double, stageEnded: (String) -> Void
+    ) throws -> FaceAnalysis {
+        var (region, faceMesh) = (progress.region, progress.mesh!)
+        if refined {
+            if let keypoints, region != first.region, !MeshRefinement.keepsRefined(faceMesh, over: first.mesh, keypoints: keypoints) {
+                (region, faceMesh) = first
+            } else if region != first.region, keptShare < 1 {
+                (region, faceMesh) = (first.region, MeshRefinement.blend(first.mesh, toward: faceMesh, share: keptShare))
             }
             stageEnded("mesh refinement")
         }
@@ -123,6 +171,22 @@ public final class FaceMeshAnalyzer {
         let classification = try FaceClassification(blendshapes: coefficients, mesh: faceMesh)
         stageEnded("classification")
         return FaceAnalysis(region: region, mesh: faceMesh, blendshapes: coefficients, pose: headPose, classification: classification)
+    }
+}
+
+/// A face between two mesh passes of ``FaceMeshAnalyzer/advance(_:refinement:keypoints:keptShare:window:stageEnded:)``:
+/// the region and window of its last pass, its first and last meshes, and the region of the pass it asks for next.
+package struct MeshProgress: Sendable {
+    fileprivate var region: MeshRegion
+    fileprivate var window: ImageWindow
+    fileprivate var first: (region: MeshRegion, mesh: FaceMesh)?
+    fileprivate var mesh: FaceMesh?
+    fileprivate var pending: MeshRegion?
+    fileprivate var extraPasses = 0
+
+    /// A face before its first pass, in `region` of `window`.
+    package init(_ window: ImageWindow, region: MeshRegion) {
+        (self.window, self.region) = (window, region)
     }
 }
 

@@ -36,47 +36,52 @@ package enum FaceLandmarkPipeline {
         let present = regions.compactMap { $0 }
         let shared = present.count > 1 ? try source.window(coveringAll: present) : nil
         let runner = try FaceMeshRunner.shared()
-        // Faces are independent: each borrows its own analyzer, side by side on the cores, results in order.
-        return try IndependentWork.map(regions.count) { index throws(FaceDetectionError) in
-            guard let region = regions[index] else { return LandmarkResult() }
-            return try runner.withAnalyzer { analyzer throws(FaceDetectionError) in
-                try analyze(
-                    source, region: region, sharing: shared, captureQuality: captureQuality, refinement: refinement,
-                    keypoints: keypoints?[index], keptShare: keptShares?[index] ?? 1, with: analyzer)
+        // Faces are independent, and so are passes of different faces: each pass borrows its own analyzer,
+        // side by side on the cores (a pass, not a face, at a time), results in order.
+        typealias Face = (window: ImageWindow, progress: MeshProgress)
+        return try IndependentWork.chains(regions.count) { (index: Int, face: Face?) throws(FaceDetectionError) -> ChainStep<Face, LandmarkResult> in
+            guard let region = regions[index] else { return .done(LandmarkResult()) }
+            let window: ImageWindow, progress: MeshProgress
+            if let face {
+                (window, progress) = face
+            } else {
+                window = try source.window(covering: region, reusing: shared)
+                progress = MeshProgress(window, region: region)
+            }
+            let step = try runner.withAnalyzer { analyzer throws(FaceDetectionError) in
+                do {
+                    return try analyzer.advance(
+                        progress, refinement: refinement, keypoints: keypoints?[index], keptShare: keptShares?[index] ?? 1,
+                        window: { try source.window(covering: $0, reusing: $1) })
+                } catch {
+                    throw .landmarks(reason: "\(error)")
+                }
+            }
+            switch step {
+            case .next(let next): return .next((window, next))
+            case .done(let analysis):
+                return .done(LandmarkResult(analysis: analysis, captureQuality: try quality(of: analysis, in: source, window: window, captureQuality: captureQuality)))
             }
         }
     }
 
-    /// One face of ``analyze(_:regions:captureQuality:refinement:)``.
-    private static func analyze(
-        _ source: RegionSource, region: MeshRegion, sharing shared: ImageWindow?, captureQuality: Bool,
-        refinement: MeshRefinement?, keypoints: [SIMD2<Double>]?, keptShare: Double, with analyzer: FaceMeshAnalyzer
-    ) throws(FaceDetectionError) -> LandmarkResult {
-        let window = try source.window(covering: region, reusing: shared)
-        let analysis: FaceAnalysis?
-        do {
-            analysis = try analyzer.analyze(
-                window, region: region, refinement: refinement, keypoints: keypoints, keptShare: keptShare,
-                window: { try source.window(covering: $0, reusing: $1) })
+    /// The capture quality of a found face when asked for (nil otherwise), `window` holding its first region.
+    private static func quality(
+        of analysis: FaceAnalysis?, in source: RegionSource, window: ImageWindow, captureQuality: Bool
+    ) throws(FaceDetectionError) -> Float? {
+        guard captureQuality, let analysis else { return nil }
+        // The quality crop frames the mesh, not the detection: usually inside the same window.
+        var qualityWindow = window
+        if let qualityRegion = try? MeshRegion(tracking: analysis.mesh) {
+            qualityWindow = try source.window(covering: qualityRegion, reusing: window)
+        }
+        do throws(CaptureQualityError) {
+            return try CaptureQuality(
+                window: qualityWindow, mesh: analysis.mesh, pose: analysis.pose, classification: analysis.classification
+            ).score
         } catch {
-            throw .landmarks(reason: "\(error)")
+            throw .captureQuality(error)
         }
-        var quality: Float?
-        if captureQuality, let analysis {
-            // The quality crop frames the mesh, not the detection: usually inside the same window.
-            var qualityWindow = window
-            if let qualityRegion = try? MeshRegion(tracking: analysis.mesh) {
-                qualityWindow = try source.window(covering: qualityRegion, reusing: window)
-            }
-            do throws(CaptureQualityError) {
-                quality = try CaptureQuality(
-                    window: qualityWindow, mesh: analysis.mesh, pose: analysis.pose, classification: analysis.classification
-                ).score
-            } catch {
-                throw .captureQuality(error)
-            }
-        }
-        return LandmarkResult(analysis: analysis, captureQuality: quality)
     }
 
     /// The mesh regions of faces the detector found, each cut from its ``DetectedFace/meshDetection`` when
