@@ -29,9 +29,16 @@ import Visage
         #expect(CrossCheck.agreeing([candidate, beside], with: [shifted]) == [true, false])
         #expect(CrossCheck.confirmation(of: candidate, in: [beside], by: .shortRange) == nil)
         #expect(CrossCheck.confirmation(of: candidate, in: [shifted, beside, stronger], by: .shortRange) == stronger)
-        // Each model confirms at its own graph's threshold: 0.5 for the short range, 0.6 for the full range.
+        // Both models confirm at the full-range graph's 0.6: the short-range model's graph threshold (0.5)
+        // let a blurred coin (0.566) and a die (0.594) through (``CrossCheck/shortRangeConfirmationScore``).
         let weak = Self.detection(0.25, 0.2, 0.2, 0.2, score: 0.55)
-        #expect(CrossCheck.confirmation(of: candidate, in: [weak], by: .shortRange) == weak)
+        let coin = Self.detection(0.25, 0.2, 0.2, 0.2, score: 0.594)
+        let atThreshold = Self.detection(0.25, 0.2, 0.2, 0.2, score: 0.6)
+        #expect(CrossCheck.confirmation(of: candidate, in: [weak], by: .shortRange) == nil)
+        #expect(CrossCheck.confirmation(of: candidate, in: [coin, weak], by: .shortRange) == nil)
+        #expect(CrossCheck.confirmation(of: candidate, in: [coin, atThreshold], by: .shortRange) == atThreshold)
+        #expect(CrossCheck.confirmationScore(by: .shortRange) == DetectorVariant.fullRange.scoreThreshold)
+        #expect(CrossCheck.confirmationScore(by: .fullRangeSparse) == DetectorVariant.fullRangeSparse.scoreThreshold)
         #expect(CrossCheck.confirmation(of: candidate, in: [weak], by: .fullRange) == nil)
         #expect(CrossCheck.confirmation(of: candidate, in: [shifted], by: .fullRange) == shifted)
         #expect(CrossCheck.confirmation(of: candidate, in: [shifted, stronger], by: .fullRange) == stronger)
