@@ -134,13 +134,43 @@ package enum JPEGDCDecoder {
             return table
         }
 
-        /// The AC skip table (see ``JPEGDCDecoder``): per `bits`-bit index, low 16 bits `consumed | need << 5 |
-        /// endsBlock << 12`, where `need` is the coefficient positions the complete symbols advance (plus one
-        /// for an end of block, which must fall within the block); high 16 bits the first symbol as
-        /// ``lookup(bits:)`` gives it. `need` 127 means no whole symbol fits.
-        package func skipTable(bits: Int) -> [UInt32] {
+        /// The AC value table of ``JPEGSparseDecoder``'s wanted blocks (libjpeg-turbo's and stb_image's
+        /// "fast AC" idea): per `bits`-bit index, one symbol read whole, code and extra bits in one step.
+        /// A coefficient whose code and extra bits both fit: the bits they take (low 5 bits), its run of
+        /// zeros `<< 8`, and its value (F.2.2.1's sign extension) `<< 16`; a run of 16 zeros (ZRL) likewise,
+        /// as a run of 15 and a value of 0. An end of block: its code's length `| 0x20`. Anything else
+        /// (a longer code, or extra bits past the index) is `0x20` alone: that symbol is read on its own.
+        package func valueTable(bits: Int) -> [Int32] {
+            var table = [Int32](repeating: 0x20, count: 1 << bits)
+            for (length, code, symbol) in codes where length <= bits {
+                let run = Int(symbol >> 4), size = Int(symbol & 15)
+                let first = code << (bits - length), count = 1 << (bits - length)
+                if size == 0 {
+                    // ZRL: sixteen positions, nothing set; any other run with size 0 ends the block (as libjpeg).
+                    let entry = run == 15 ? Int32(15 << 8 | length) : Int32(0x20 | length)
+                    for index in first ..< first + count { table[index] = entry }
+                    continue
+                }
+                guard length + size <= bits else { continue }
+                for index in first ..< first + count {
+                    let extra = (index >> (bits - length - size)) & ((1 << size) - 1)
+                    let value = extra < 1 << (size - 1) ? extra - (1 << size) + 1 : extra
+                    table[index] = Int32(value) << 16 | Int32(run << 8 | (length + size))
+                }
+            }
+            return table
+        }
+
+        /// The AC skip table (see ``JPEGDCDecoder``): per `bits`-bit index (at most 15), `consumed | need << 4 |
+        /// endsBlock << 11`, where `need` is the coefficient positions the complete symbols advance (plus one
+        /// for an end of block, which must fall within the block). `need` 127 means no whole symbol fits: the
+        /// symbol is then read alone (``lookup(bits:)``). Two bytes an entry, so that a table (8 KB at 12 bits)
+        /// and the other component's stay in the level-1 cache beside the data: with four bytes they filled
+        /// it, and the loop, which waits on each lookup, waited on the level-2 cache.
+        package func skipTable(bits: Int) -> [UInt16] {
+            precondition(bits <= 15)
             let single = lookup(bits: bits)
-            var table = [UInt32](repeating: 0, count: 1 << bits)
+            var table = [UInt16](repeating: 0, count: 1 << bits)
             let mask = (1 << bits) - 1
             for index in 0 ..< 1 << bits {
                 var used = 0, positions = 0, ends = false
@@ -161,7 +191,7 @@ package enum JPEGDCDecoder {
                     positions += size == 0 ? 16 : run + 1
                 }
                 let need = used == 0 ? 127 : min(positions + (ends ? 1 : 0), 127)
-                table[index] = UInt32(single[index]) << 16 | UInt32(ends ? 1 << 12 : 0) | UInt32(need) << 5 | UInt32(used)
+                table[index] = UInt16(ends ? 1 << 11 : 0) | UInt16(need) << 4 | UInt16(used)
             }
             return table
         }
@@ -370,9 +400,15 @@ package enum JPEGDCDecoder {
     /// The scan's lookup tables, one per Huffman table slot used (components sharing a table share its lookup).
     final class ScanTables {
         let dcLookups: [UnsafeMutablePointer<UInt16>?]
-        let acTables: [UnsafeMutablePointer<UInt32>?]
+        let acTables: [UnsafeMutablePointer<UInt16>?]
+        /// Per AC table, ``HuffmanCodes/lookup(bits:)`` at ``acLookupBits``: the symbols the skip table leaves alone.
+        let acSingles: [UnsafeMutablePointer<UInt16>?]
         let dcCodes: [HuffmanCodes?]
         let acCodes: [HuffmanCodes?]
+        /// The same codes in memory of their own, for the decoding loops' rare long codes: a pointer costs
+        /// nothing to pass per block, where a copy of the struct retains and releases its arrays.
+        let dcCodePointers: [UnsafeMutablePointer<HuffmanCodes>?]
+        let acCodePointers: [UnsafeMutablePointer<HuffmanCodes>?]
 
         init(headers: Headers) {
             let scan = headers.scanOrder.map { headers.components[$0] }
@@ -380,6 +416,15 @@ package enum JPEGDCDecoder {
             acCodes = (0 ..< 4).map { slot in scan.contains { $0.acTable == slot } ? headers.acCodes[slot] : nil }
             dcLookups = dcCodes.map { $0.map { Self.pinned($0.lookup(bits: dcLookupBits)) } }
             acTables = acCodes.map { $0.map { Self.pinned($0.skipTable(bits: acLookupBits)) } }
+            acSingles = acCodes.map { $0.map { Self.pinned($0.lookup(bits: acLookupBits)) } }
+            dcCodePointers = dcCodes.map { $0.map { Self.pinned(codes: $0) } }
+            acCodePointers = acCodes.map { $0.map { Self.pinned(codes: $0) } }
+        }
+
+        private static func pinned(codes: HuffmanCodes) -> UnsafeMutablePointer<HuffmanCodes> {
+            let pointer = UnsafeMutablePointer<HuffmanCodes>.allocate(capacity: 1)
+            pointer.initialize(to: codes)
+            return pointer
         }
 
         /// A table copied to memory of its own, read through a plain pointer in the decoding loop (freed by `deinit`).
@@ -392,13 +437,19 @@ package enum JPEGDCDecoder {
         deinit {
             dcLookups.forEach { $0?.deallocate() }
             acTables.forEach { $0?.deallocate() }
+            acSingles.forEach { $0?.deallocate() }
+            for pointer in dcCodePointers + acCodePointers {
+                pointer?.deinitialize(count: 1)
+                pointer?.deallocate()
+            }
         }
     }
 
     /// One block of an MCU as the loop needs it: its tables, its prediction's slot, and where its DC goes.
     private struct BlockPlan {
         var dcLookup: UnsafePointer<UInt16>
-        var acTable: UnsafePointer<UInt32>
+        var acTable: UnsafePointer<UInt16>
+        var acSingle: UnsafePointer<UInt16>
         var slot: Int
         var plane: UnsafeMutablePointer<Int16>
         /// The block's place within its MCU, and how far its plane moves per MCU row and per MCU.
@@ -414,12 +465,13 @@ package enum JPEGDCDecoder {
     ) -> Bool {
         guard let base = data.baseAddress else { return false }
         let acShift = UInt64(64 - acLookupBits), dcShift = UInt64(64 - dcLookupBits)
-        let dcCodes = mcuBlocks.map { tables.dcCodes[components[$0.component].dcTable]! }
-        let acCodes = mcuBlocks.map { tables.acCodes[components[$0.component].acTable]! }
+        let dcCodes = mcuBlocks.map { UnsafePointer(tables.dcCodePointers[components[$0.component].dcTable]!) }
+        let acCodes = mcuBlocks.map { UnsafePointer(tables.acCodePointers[components[$0.component].acTable]!) }
         let plans = mcuBlocks.map { block in
             let component = components[block.component], stride = planes.blocksPerRow[block.component]
             return BlockPlan(
                 dcLookup: UnsafePointer(tables.dcLookups[component.dcTable]!), acTable: UnsafePointer(tables.acTables[component.acTable]!),
+                acSingle: UnsafePointer(tables.acSingles[component.acTable]!),
                 slot: block.scanIndex, plane: planes.values[block.component], offset: block.dy * stride + block.dx,
                 rowStep: block.vertical * stride, columnStep: block.horizontal)
         }
@@ -447,7 +499,7 @@ package enum JPEGDCDecoder {
                             // AC: skipped, several symbols a step while they fit.
                             guard Self.skipAC(
                                 buffer: &buffer, available: &available, pointer: &pointer, table: plan.acTable,
-                                codes: acCodes[blockIndex], shift: acShift)
+                                single: plan.acSingle, codes: acCodes[blockIndex], shift: acShift)
                             else { return false }
                         }
                         column &+= 1
@@ -474,7 +526,7 @@ extension JPEGDCDecoder {
     @inline(__always)
     package static func dcDifference(
         buffer: inout UInt64, available: inout Int, pointer: inout UnsafeRawPointer, lookup: UnsafePointer<UInt16>,
-        codes: HuffmanCodes, shift: UInt64
+        codes: UnsafePointer<HuffmanCodes>, shift: UInt64
     ) -> Int? {
         buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
         pointer += (63 &- available) &>> 3
@@ -482,7 +534,7 @@ extension JPEGDCDecoder {
         let entry = lookup[Int(buffer &>> shift)]
         var length = Int(entry &>> 8), size = Int(entry & 0xFF)
         if entry == 0 {
-            guard let (long, symbol) = codes.decode(buffer, longerThan: dcLookupBits) else { return nil }
+            guard let (long, symbol) = codes.pointee.decode(buffer, longerThan: dcLookupBits) else { return nil }
             (length, size) = (long, Int(symbol))
         }
         guard size <= 11 else { return nil }
@@ -493,12 +545,13 @@ extension JPEGDCDecoder {
     }
 
     /// Steps over a block's AC symbols, several a step while they fit the skip table (`table`, from
-    /// `codes`, indexed by the top bits of `buffer` shifted right by `shift`); false on a bad code. Shared
-    /// by the DC decoder and ``JPEGSparseDecoder``'s unwanted blocks; inlined into both loops.
+    /// `codes`, indexed by the top bits of `buffer` shifted right by `shift`), the others one at a time
+    /// (`single`: ``HuffmanCodes/lookup(bits:)``, then `codes` for longer codes); false on a bad code.
+    /// Shared by the DC decoder and ``JPEGSparseDecoder``'s unwanted blocks; inlined into both loops.
     @inline(__always)
     package static func skipAC(
-        buffer: inout UInt64, available: inout Int, pointer: inout UnsafeRawPointer, table: UnsafePointer<UInt32>,
-        codes: HuffmanCodes, shift: UInt64
+        buffer: inout UInt64, available: inout Int, pointer: inout UnsafeRawPointer, table: UnsafePointer<UInt16>,
+        single: UnsafePointer<UInt16>, codes: UnsafePointer<HuffmanCodes>, shift: UInt64
     ) -> Bool {
         var left = 63
         blockLoop: while true {
@@ -506,16 +559,16 @@ extension JPEGDCDecoder {
             buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
             pointer += (63 &- available) &>> 3
             available |= 56
-            var step: UInt32 = 0
+            var step: UInt16 = 0
             for _ in 0 ..< 4 {
                 step = table[Int(buffer &>> shift)]
-                let need = Int(step &>> 5) & 127
+                let need = Int(step &>> 4) & 127
                 guard need <= left else { break }
-                let used = Int(step & 31)
+                let used = Int(step & 15)
                 buffer &<<= UInt64(used)
                 available &-= used
                 left &-= need
-                if left == 0 || step & 0x1000 != 0 { break blockLoop }
+                if left == 0 || step & 0x800 != 0 { break blockLoop }
                 step = 0
             }
             if step == 0 { continue }
@@ -523,9 +576,10 @@ extension JPEGDCDecoder {
             buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
             pointer += (63 &- available) &>> 3
             available |= 56
-            var length = Int(step &>> 24), symbol = Int((step &>> 16) & 0xFF)
-            if step &>> 16 == 0 {
-                guard let (long, value) = codes.decode(buffer, longerThan: acLookupBits) else { return false }
+            let entry = single[Int(buffer &>> shift)]
+            var length = Int(entry &>> 8), symbol = Int(entry & 0xFF)
+            if entry == 0 {
+                guard let (long, value) = codes.pointee.decode(buffer, longerThan: acLookupBits) else { return false }
                 (length, symbol) = (long, Int(value))
             }
             let run = symbol &>> 4, size = symbol & 15

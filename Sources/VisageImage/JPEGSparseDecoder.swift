@@ -5,10 +5,12 @@ import Foundation
 /// YCbCr→RGB tables), without ever holding the whole picture.
 ///
 /// Every block's Huffman data is read anyway, since each block's length is known only by decoding it. A
-/// block that holds a wanted sample is decoded whole, its coefficients dequantised and transformed as
-/// libjpeg-turbo's `jpeg_idct_islow` (jidctint.c; its SIMD versions give the same samples): the column pass
-/// in full, the row pass only for the wanted rows. Other blocks keep only their DC term for the prediction,
-/// their AC symbols skipped several at a time (``JPEGDCDecoder``'s skip tables). Chroma samples are
+/// block that holds a wanted sample is decoded whole (each symbol's code and extra bits in one lookup of
+/// ``JPEGDCDecoder/HuffmanCodes/valueTable(bits:)`` where they fit), its coefficients dequantised and
+/// transformed as libjpeg-turbo's `jpeg_idct_islow` (jidctint.c; its SIMD versions give the same samples):
+/// the column pass at the wanted rows, summed as the coefficients are read, then the row pass at the wanted
+/// columns. Other blocks keep only their DC term for the prediction, their AC symbols skipped several at a
+/// time (``JPEGDCDecoder``'s skip tables). Chroma samples are
 /// kept wherever libjpeg's smooth upsampling reads them for a wanted pixel: for 4:2:2 and 4:2:0 the
 /// nearer and the farther chroma column (jdsample.c's `h2v1_fancy_upsample`, `h2v2_fancy_upsample`: 3/4
 /// and 1/4 with its alternating rounding), for 4:2:0 also the nearer and farther chroma row, with its
@@ -21,8 +23,8 @@ import Foundation
 /// else, or data that is not consistent, gives nil, and the caller decodes with libjpeg, which reports or
 /// tolerates the file's faults as it always does.
 ///
-/// Memory: the wanted samples of each component and one block of coefficients, plus a copy of the
-/// entropy-coded data (as ``JPEGDCDecoder``).
+/// Memory: the wanted samples of each component and the column pass's sums for one block, plus a copy of
+/// the entropy-coded data (as ``JPEGDCDecoder``) and the lookup tables (about 40 KB).
 package enum JPEGSparseDecoder {
     /// JPEG's zigzag order: the natural (row-major) position of the `k`-th coefficient, with libjpeg's
     /// 16 extra entries that send a corrupt run past the block's end to its last coefficient.
@@ -91,6 +93,16 @@ package enum JPEGSparseDecoder {
         /// Per block row: the wanted (row in block, index) pairs; per block column likewise.
         let blockRows: [[(Int, Int)]]
         let blockColumns: [[(Int, Int)]]
+        /// The same pairs flat, for the decoding loop: block row `r`'s pairs are `rowPairs[2 · rowStarts[r] ..< 2 · rowStarts[r + 1]]`
+        /// (row in block, index), likewise for columns (freed by `deinit`).
+        let rowStarts: UnsafeMutablePointer<Int32>
+        let rowPairs: UnsafeMutablePointer<Int32>
+        let columnStarts: UnsafeMutablePointer<Int32>
+        let columnPairs: UnsafeMutablePointer<Int32>
+        /// Per pair, in the same order, the row of ``islowMatrix`` for its place in the block (8 entries): what
+        /// each input of a pass adds to that output (freed by `deinit`).
+        let rowMatrices: UnsafeMutablePointer<Int>
+        let columnMatrices: UnsafeMutablePointer<Int>
         /// `rows.count × columns.count` bytes (freed by `deinit`).
         let storage: UnsafeMutablePointer<UInt8>
         var samples: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: rows.count * columns.count)) }
@@ -110,11 +122,49 @@ package enum JPEGSparseDecoder {
                 blockColumns[column >> 3].append((column & 7, index))
             }
             (self.rowIndex, self.columnIndex, self.blockRows, self.blockColumns) = (rowIndex, columnIndex, blockRows, blockColumns)
+            (rowStarts, rowPairs) = Self.flattened(blockRows)
+            (columnStarts, columnPairs) = Self.flattened(blockColumns)
+            rowMatrices = Self.matrixRows(blockRows)
+            columnMatrices = Self.matrixRows(blockColumns)
             storage = .allocate(capacity: max(1, rows.count * columns.count))
             storage.initialize(repeating: 0, count: max(1, rows.count * columns.count))
         }
 
-        deinit { storage.deallocate() }
+        private static func flattened(_ lists: [[(Int, Int)]]) -> (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) {
+            let starts = UnsafeMutablePointer<Int32>.allocate(capacity: lists.count + 1)
+            let total = lists.reduce(0) { $0 + $1.count }
+            let pairs = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, 2 * total))
+            var at = 0
+            for (index, list) in lists.enumerated() {
+                starts[index] = Int32(at)
+                for (within, position) in list {
+                    pairs[2 * at] = Int32(within)
+                    pairs[2 * at + 1] = Int32(position)
+                    at += 1
+                }
+            }
+            starts[lists.count] = Int32(at)
+            return (starts, pairs)
+        }
+
+        private static func matrixRows(_ lists: [[(Int, Int)]]) -> UnsafeMutablePointer<Int> {
+            let places = lists.flatMap { $0.map(\.0) }
+            let rows = UnsafeMutablePointer<Int>.allocate(capacity: max(1, 8 * places.count))
+            for (at, place) in places.enumerated() {
+                for input in 0 ..< 8 { rows[8 * at + input] = JPEGSparseDecoder.islowMatrix[8 * place + input] }
+            }
+            return rows
+        }
+
+        deinit {
+            rowMatrices.deallocate()
+            columnMatrices.deallocate()
+            storage.deallocate()
+            rowStarts.deallocate()
+            rowPairs.deallocate()
+            columnStarts.deallocate()
+            columnPairs.deallocate()
+        }
 
         @inline(__always) func sample(row: Int, column: Int) -> Int32 {
             Int32(storage[Int(rowIndex[row]) &* columns.count &+ Int(columnIndex[column])])
@@ -176,17 +226,18 @@ package struct SparsePixels: Sendable, Equatable {
 }
 
 extension JPEGSparseDecoder {
-    /// One block of an MCU: its component (frame index), prediction slot, and place in the MCU.
     /// What the loop reads per block of an MCU: its tables, its prediction slot, and which of its
     /// component's blocks are wanted.
     private struct BlockPlan {
         var dcLookup: UnsafePointer<UInt16>
-        var acSkip: UnsafePointer<UInt32>
+        var acSkip: UnsafePointer<UInt16>
         var acLookup: UnsafePointer<UInt16>
-        var dcTable: Int
-        var acTable: Int
+        var acValues: UnsafePointer<Int32>
+        /// The component's quantiser per zigzag index k < 80 (past 63, libjpeg's extra entries: the last one's).
+        var zigzagQuant: UnsafePointer<Int>
+        var dcCodes: UnsafePointer<JPEGDCDecoder.HuffmanCodes>
+        var acCodes: UnsafePointer<JPEGDCDecoder.HuffmanCodes>
         var slot: Int
-        var component: Int
         var wantedRows: UnsafePointer<Bool>
         var wantedColumns: UnsafePointer<Bool>
         var blockRows: Int
@@ -196,7 +247,21 @@ extension JPEGSparseDecoder {
         var rowOffset: Int
         var columnStep: Int
         var columnOffset: Int
+        /// The component's wanted rows and columns per block (``SampleGrid``), its samples and their row length.
+        var rowStarts: UnsafePointer<Int32>
+        var rowPairs: UnsafePointer<Int32>
+        var columnStarts: UnsafePointer<Int32>
+        var columnPairs: UnsafePointer<Int32>
+        var rowMatrices: UnsafePointer<Int>
+        var columnMatrices: UnsafePointer<Int>
+        var samples: UnsafeMutablePointer<UInt8>
+        var stride: Int
     }
+
+    /// Bits of data that index the wanted blocks' value tables (``JPEGDCDecoder/HuffmanCodes/valueTable(bits:)``):
+    /// four bytes an entry, so 4 KB a table, which leaves the level-1 cache to the skip tables (the other
+    /// 85 % of the blocks); a symbol whose code and extra bits take more is read on its own.
+    static let valueLookupBits = 10
 
     /// Decodes the scan, filling each grid's samples; false on any inconsistency.
     // swiftlint:disable:next function_body_length cyclomatic_complexity
@@ -220,28 +285,34 @@ extension JPEGSparseDecoder {
             owned.append(UnsafeMutableRawPointer(pointer))
             return UnsafePointer(pointer)
         }
-        let quantTables = components.map { pinned(headers.quantTables[$0.quantTable]!) }
-        let acLookups = (0 ..< 4).map { slot in tables.acCodes[slot].map { pinned($0.lookup(bits: acBits)) } }
+        let zigzagQuants = components.map { component in
+            let table = headers.quantTables[component.quantTable]!
+            return pinned(naturalOrder.map { Int(table[$0]) })
+        }
+        let valueBits = valueLookupBits, valueShift = UInt64(64 - valueBits)
+        let acValues = (0 ..< 4).map { slot in tables.acCodes[slot].map { pinned($0.valueTable(bits: valueBits)) } }
         let wantedRows = grids.map { grid in pinned(grid.blockRows.map { !$0.isEmpty }) }
         let wantedColumns = grids.map { grid in pinned(grid.blockColumns.map { !$0.isEmpty }) }
         let plans = blocks.map { block in
-            let component = components[block.component]
+            let component = components[block.component], grid = grids[block.component]
             return BlockPlan(
                 dcLookup: UnsafePointer(tables.dcLookups[component.dcTable]!), acSkip: UnsafePointer(tables.acTables[component.acTable]!),
-                acLookup: acLookups[component.acTable]!, dcTable: component.dcTable, acTable: component.acTable, slot: block.scanIndex,
-                component: block.component, wantedRows: wantedRows[block.component], wantedColumns: wantedColumns[block.component],
-                blockRows: grids[block.component].blockRows.count, blockColumns: grids[block.component].blockColumns.count,
+                acLookup: UnsafePointer(tables.acSingles[component.acTable]!), acValues: acValues[component.acTable]!, zigzagQuant: zigzagQuants[block.component],
+                dcCodes: UnsafePointer(tables.dcCodePointers[component.dcTable]!),
+                acCodes: UnsafePointer(tables.acCodePointers[component.acTable]!), slot: block.scanIndex,
+                wantedRows: wantedRows[block.component], wantedColumns: wantedColumns[block.component],
+                blockRows: grid.blockRows.count, blockColumns: grid.blockColumns.count,
                 rowStep: interleaved ? block.vertical : 1, rowOffset: interleaved ? block.dy : 0,
-                columnStep: interleaved ? block.horizontal : 1, columnOffset: interleaved ? block.dx : 0)
+                columnStep: interleaved ? block.horizontal : 1, columnOffset: interleaved ? block.dx : 0,
+                rowStarts: grid.rowStarts, rowPairs: grid.rowPairs, columnStarts: grid.columnStarts, columnPairs: grid.columnPairs,
+                rowMatrices: grid.rowMatrices, columnMatrices: grid.columnMatrices,
+                samples: grid.storage, stride: grid.columns.count)
         }
-        let natural = naturalOrder
+        let natural = pinned(naturalOrder.map { Int32($0) })
 
-        return natural.withUnsafeBufferPointer { natural in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 128) { coefficientsAndPositions in
-                let coefficients = UnsafeMutableBufferPointer(rebasing: coefficientsAndPositions[0 ..< 64])
-                let positions = coefficientsAndPositions.baseAddress! + 64
-                coefficients.initialize(repeating: 0)
-                return withUnsafeTemporaryAllocation(of: Int.self, capacity: 64 + 8 + 4) { scratch in
+        return withExtendedLifetime((grids, tables)) {
+            plans.withUnsafeBufferPointer { plans in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 64 + 8 + 4) { scratch in
                     let workspace = scratch.baseAddress!, predictions = workspace + 72
                     for index in 0 ..< starts.count - 1 {
                         for slot in 0 ..< 4 { predictions[slot] = 0 }
@@ -249,42 +320,81 @@ extension JPEGSparseDecoder {
                         let limitBits = starts[index + 1] * 8
                         var buffer: UInt64 = 0, available = 0
                         let firstMCU = index * interval, lastMCU = min(firstMCU + interval, totalMCUs)
-                        for mcu in firstMCU ..< lastMCU {
-                            let row = mcu / mcusPerRow, column = mcu &- row &* mcusPerRow
-                            for plan in plans {
+                        var row = firstMCU / mcusPerRow, column = firstMCU &- row &* mcusPerRow
+                        for _ in firstMCU ..< lastMCU {
+                            for blockIndex in plans.indices {
+                                // Fields read where used (a copy of the whole plan per block loads them all).
+                                let plan = plans.baseAddress! + blockIndex
                                 guard let difference = JPEGDCDecoder.dcDifference(
-                                    buffer: &buffer, available: &available, pointer: &pointer, lookup: plan.dcLookup,
-                                    codes: tables.dcCodes[plan.dcTable]!, shift: dcShift)
+                                    buffer: &buffer, available: &available, pointer: &pointer, lookup: plan.pointee.dcLookup,
+                                    codes: plan.pointee.dcCodes, shift: dcShift)
                                 else { return false }
-                                predictions[plan.slot] &+= difference
+                                predictions[plan.pointee.slot] &+= difference
 
-                                let blockRow = row &* plan.rowStep &+ plan.rowOffset
-                                let blockColumn = column &* plan.columnStep &+ plan.columnOffset
-                                let wanted = blockRow < plan.blockRows && blockColumn < plan.blockColumns
-                                    && plan.wantedRows[blockRow] && plan.wantedColumns[blockColumn]
+                                let blockRow = row &* plan.pointee.rowStep &+ plan.pointee.rowOffset
+                                let blockColumn = column &* plan.pointee.columnStep &+ plan.pointee.columnOffset
+                                let wanted = blockRow < plan.pointee.blockRows && blockColumn < plan.pointee.blockColumns
+                                    && plan.pointee.wantedRows[blockRow] && plan.pointee.wantedColumns[blockColumn]
                                 if !wanted {
                                     guard JPEGDCDecoder.skipAC(
-                                        buffer: &buffer, available: &available, pointer: &pointer, table: plan.acSkip,
-                                        codes: tables.acCodes[plan.acTable]!, shift: acShift)
+                                        buffer: &buffer, available: &available, pointer: &pointer, table: plan.pointee.acSkip,
+                                        single: plan.pointee.acLookup, codes: plan.pointee.acCodes, shift: acShift)
                                     else { return false }
                                     continue
                                 }
-                                let grid = grids[plan.component]
-                                // AC: every coefficient, as libjpeg's decode_mcu.
-                                coefficients[0] = Int32(Int16(truncatingIfNeeded: predictions[plan.slot]))
-                                let lookup = plan.acLookup
-                                // The coefficients set, in order (the DC always first).
-                                positions[0] = 0
-                                var count = 1
+                                // A wanted block: jidctint.c's column pass at the wanted rows only, summed as each
+                                // coefficient is read (libjpeg's decode_mcu: zigzag index k, its run, the value as a
+                                // JCOEF), so it runs beside the bit reader's chain of lookups. workspace[8·i + v] is
+                                // the i-th wanted row's sum for column v.
+                                let rowStart = Int(plan.pointee.rowStarts[blockRow])
+                                let rowCount = Int(plan.pointee.rowStarts[blockRow &+ 1]) &- rowStart
+                                let matrixRows = plan.pointee.rowMatrices + 8 &* rowStart
+                                let quant = plan.pointee.zigzagQuant
+                                let dc = Int(Int16(truncatingIfNeeded: predictions[plan.pointee.slot])) &* quant[0]
+                                for i in 0 ..< rowCount {
+                                    workspace[8 &* i] = matrixRows[8 &* i] &* dc
+                                    for v in 1 ..< 8 { workspace[8 &* i &+ v] = 0 }
+                                }
+                                @inline(__always) func add(_ value: Int, at k: Int) {
+                                    let position = Int(natural[k]), u = position &>> 3, v = position & 7
+                                    let z = value &* quant[k]
+                                    for i in 0 ..< rowCount { workspace[8 &* i &+ v] &+= matrixRows[8 &* i &+ u] &* z }
+                                }
                                 var k = 1
-                                while k < 64 {
+                                let values = plan.pointee.acValues
+                                blockLoop: while true {
                                     buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
                                     pointer += (63 &- available) &>> 3
                                     available |= 56
-                                    let entry = lookup[Int(buffer &>> acShift)]
-                                    var length = Int(entry &>> 8), symbol = Int(entry & 0xFF)
-                                    if entry == 0 {
-                                        guard let (long, value) = tables.acCodes[plan.acTable]!.decode(buffer, longerThan: acBits) else { return false }
+                                    // Up to four symbols read whole from the value table (at most valueLookupBits ≤ 14 bits each).
+                                    var entry: Int32 = 0
+                                    for _ in 0 ..< 4 {
+                                        entry = values[Int(buffer &>> valueShift)]
+                                        if entry & 0x20 != 0 { break }
+                                        let used = Int(entry & 31)
+                                        buffer &<<= UInt64(used)
+                                        available &-= used
+                                        k &+= Int((entry &>> 8) & 15)
+                                        add(Int(entry &>> 16), at: k)
+                                        k &+= 1
+                                        if k >= 64 { break blockLoop }
+                                        entry = 0
+                                    }
+                                    if entry == 0 { continue }
+                                    let endLength = Int(entry & 31)
+                                    if endLength != 0 {
+                                        buffer &<<= UInt64(endLength)
+                                        available &-= endLength
+                                        break
+                                    }
+                                    // One symbol on its own: a longer code, or extra bits past the table's index.
+                                    buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
+                                    pointer += (63 &- available) &>> 3
+                                    available |= 56
+                                    let single = plan.pointee.acLookup[Int(buffer &>> acShift)]
+                                    var length = Int(single &>> 8), symbol = Int(single & 0xFF)
+                                    if single == 0 {
+                                        guard let (long, value) = plan.pointee.acCodes.pointee.decode(buffer, longerThan: acBits) else { return false }
                                         (length, symbol) = (long, Int(value))
                                     }
                                     let run = symbol &>> 4, size = symbol & 15
@@ -296,25 +406,24 @@ extension JPEGSparseDecoder {
                                         let value = bits < 1 &<< (size &- 1) ? bits &- (1 &<< size) &+ 1 : bits
                                         buffer &<<= UInt64(size)
                                         available &-= size
-                                        let position = natural[k]
-                                        if coefficients[position] == 0 {
-                                            positions[count] = Int32(truncatingIfNeeded: position)
-                                            count &+= 1
-                                        }
-                                        coefficients[position] = Int32(Int16(truncatingIfNeeded: value))
+                                        add(Int(Int16(truncatingIfNeeded: value)), at: k)
                                         k &+= 1
                                     } else {
                                         if run != 15 { break }
                                         k &+= 16
                                     }
+                                    if k >= 64 { break }
                                 }
-                                inverseDCT(
-                                    coefficients.baseAddress!, positions: positions, count: count, quant: quantTables[plan.component],
-                                    workspace: workspace,
-                                    rows: grid.blockRows[blockRow], columns: grid.blockColumns[blockColumn], grid: grid)
-                                // Back to zeros for the next block.
-                                for n in 0 ..< count { coefficients[Int(positions[n])] = 0 }
+                                let columnStart = Int(plan.pointee.columnStarts[blockColumn])
+                                rowPass(
+                                    workspace, rowCount: rowCount, rows: plan.pointee.rowPairs + 2 &* rowStart,
+                                    columnCount: Int(plan.pointee.columnStarts[blockColumn &+ 1]) &- columnStart,
+                                    columns: plan.pointee.columnPairs + 2 &* columnStart,
+                                    matrixColumns: plan.pointee.columnMatrices + 8 &* columnStart,
+                                    samples: plan.pointee.samples, stride: plan.pointee.stride)
                             }
+                            column &+= 1
+                            if column == mcusPerRow { column = 0; row &+= 1 }
                             if (pointer - base) &* 8 &- available > limitBits { return false }
                         }
                         let consumed = (pointer - base) &* 8 &- available
@@ -342,36 +451,27 @@ extension JPEGSparseDecoder {
         return matrix
     }()
 
-    /// libjpeg-turbo's `jpeg_idct_islow` (jidctint.c: 13-bit constants, the column pass descaled by 11 bits,
-    /// the row pass by 18) at the wanted `rows` × `columns` of one block alone, from its `count` set
-    /// coefficients (natural positions in `positions`): each pass as ``islowMatrix``'s sums, which are the
-    /// butterflies' values exactly (its shortcuts for all-zero AC give the same). Written into `grid`.
+    /// The rest of libjpeg-turbo's `jpeg_idct_islow` (jidctint.c: 13-bit constants, the column pass descaled
+    /// by 11 bits, the row pass by 18) once the column pass's sums at the `rowCount` wanted rows are in
+    /// `workspace` (8 a row): their descaling, then the row pass at the `columnCount` wanted columns
+    /// (`matrixColumns`: their rows of ``islowMatrix``). Each pass is the matrix's sums, which are the
+    /// butterflies' values exactly (its shortcuts for all-zero AC give the same). `rows` and `columns` are
+    /// (place in block, index) pairs; samples go to `samples[row index · stride + column index]`.
+    @inline(__always)
     // swiftlint:disable:next function_parameter_count
-    static func inverseDCT(
-        _ coefficients: UnsafeMutablePointer<Int32>, positions: UnsafePointer<Int32>, count: Int, quant q: UnsafePointer<Int32>,
-        workspace: UnsafeMutablePointer<Int>, rows: [(Int, Int)], columns: [(Int, Int)], grid: SampleGrid
+    static func rowPass(
+        _ workspace: UnsafeMutablePointer<Int>, rowCount: Int, rows: UnsafePointer<Int32>, columnCount: Int,
+        columns: UnsafePointer<Int32>, matrixColumns: UnsafePointer<Int>, samples: UnsafeMutablePointer<UInt8>, stride: Int
     ) {
-        islowMatrix.withUnsafeBufferPointer { matrix in
-            let m = matrix.baseAddress!
-            // Column pass, only the wanted rows: workspace[8·i + v] for the i-th wanted row.
-            for i in 0 ..< rows.count { for v in 0 ..< 8 { workspace[8 &* i &+ v] = 0 } }
-            for n in 0 ..< count {
-                let position = Int(positions[n]), u = position &>> 3, v = position & 7
-                let z = Int(coefficients[position]) &* Int(q[position])
-                for (i, row) in rows.enumerated() { workspace[8 &* i &+ v] &+= m[8 &* row.0 &+ u] &* z }
-            }
-            for i in 0 ..< 8 &* rows.count { workspace[i] = (workspace[i] &+ (1 &<< 10)) &>> 11 }
-            // Row pass, only the wanted columns.
-            let stride = grid.columns.count, samples = grid.storage
-            for (i, row) in rows.enumerated() {
-                let w = workspace + 8 &* i
-                for (c, column) in columns {
-                    let r = m + 8 &* c
-                    var sum = r[0] &* w[0] &+ r[1] &* w[1] &+ r[2] &* w[2] &+ r[3] &* w[3]
-                    sum &+= r[4] &* w[4] &+ r[5] &* w[5] &+ r[6] &* w[6] &+ r[7] &* w[7]
-                    let value = (sum &+ (1 &<< 17)) &>> 18
-                    samples[row.1 &* stride &+ column] = UInt8(truncatingIfNeeded: min(max(value &+ 128, 0), 255))
-                }
+        for i in 0 ..< 8 &* rowCount { workspace[i] = (workspace[i] &+ (1 &<< 10)) &>> 11 }
+        for i in 0 ..< rowCount {
+            let w = workspace + 8 &* i, out = samples + Int(rows[2 &* i &+ 1]) &* stride
+            for j in 0 ..< columnCount {
+                let r = matrixColumns + 8 &* j
+                var sum = r[0] &* w[0] &+ r[1] &* w[1] &+ r[2] &* w[2] &+ r[3] &* w[3]
+                sum &+= r[4] &* w[4] &+ r[5] &* w[5] &+ r[6] &* w[6] &+ r[7] &* w[7]
+                let value = (sum &+ (1 &<< 17)) &>> 18
+                out[Int(columns[2 &* j &+ 1])] = UInt8(truncatingIfNeeded: min(max(value &+ 128, 0), 255))
             }
         }
     }

@@ -147,13 +147,57 @@ struct JPEGDCDecoderTests {
                     window <<= UInt64(length + size)
                 }
                 let entry = table[index]
-                #expect(Int(entry & 31) == used)
+                #expect(Int(entry & 15) == used)
                 if used > 0 {
-                    #expect(Int(entry >> 5) & 127 == min(positions + (ends ? 1 : 0), 127))
-                    #expect((entry & 0x1000 != 0) == ends)
+                    #expect(Int(entry >> 4) & 127 == min(positions + (ends ? 1 : 0), 127))
+                    #expect((entry & 0x800 != 0) == ends)
                 } else {
-                    #expect(Int(entry >> 5) & 127 == 127)
+                    #expect(Int(entry >> 4) & 127 == 127)
                 }
+            }
+        }
+    }
+
+    /// The value table's entries (JPEGSparseDecoder's wanted blocks) against decoding the same bits one
+    /// symbol at a time, as libjpeg does: code, run, extra bits and F.2.2.1's sign extension.
+    @Test(arguments: ["420", "444"])
+    func valueTableEntriesAreOneSymbol(fixture: String) throws {
+        let data = try Self.fixture(fixture)
+        let headers = try data.withUnsafeBytes { bytes in try #require(JPEGDCDecoder.headers(bytes)) }
+        for bits in [10, 12] {
+            for codes in headers.acCodes.compactMap({ $0 }) {
+                let table = codes.valueTable(bits: bits)
+                var (wholeSymbols, ends) = (0, 0)
+                for index in 0 ..< 1 << bits {
+                    let window = UInt64(index) << UInt64(64 - bits)
+                    let entry = Int(table[index])
+                    guard let (length, symbol) = codes.decode(window, longerThan: 0), length <= bits else {
+                        #expect(entry == 0x20, "index \(index): no whole code")
+                        continue
+                    }
+                    let run = Int(symbol >> 4), size = Int(symbol & 15)
+                    if size == 0 {
+                        if run == 15 {
+                            #expect(entry == 15 << 8 | length)
+                        } else {
+                            #expect(entry == 0x20 | length)
+                            ends += 1
+                        }
+                        continue
+                    }
+                    guard length + size <= bits else {
+                        #expect(entry == 0x20, "index \(index): extra bits past the index")
+                        continue
+                    }
+                    let extra = Int((window << UInt64(length)) >> UInt64(64 - size))
+                    let value = extra < 1 << (size - 1) ? extra - (1 << size) + 1 : extra
+                    #expect(entry & 31 == length + size)
+                    #expect((entry >> 8) & 15 == run)
+                    #expect(entry >> 16 == value)
+                    #expect(entry & 0xE0 == 0)
+                    wholeSymbols += 1
+                }
+                #expect(wholeSymbols > 0 && ends > 0)
             }
         }
     }
