@@ -63,7 +63,15 @@ struct DepthwiseConvolutionKernelTests {
     /// 2-pixel rows (both edge outputs in one sweep), and rows whose every window leaves the input.
     @Test(arguments: KernelISA.available)
     func threeByThreeOnEveryChannelCount(isa: KernelISA) {
+        for testCase in Self.everyChannelCountCases {
+            check(testCase, isa: isa)
+        }
+    }
+
+    /// The cases of `threeByThreeOnEveryChannelCount` (also exported by `KernelVectorExport`).
+    static var everyChannelCountCases: [Case] {
         let epilogues: [ConvolutionKernelTests.Epilogue] = [.none, .relu6, .prelu, .clampAndPrelu]
+        var cases: [Case] = []
         for channels in 1...40 {
             let shapes = [
                 channelwiseShape(3, 11, channels: channels, output: (3, 11), pad: 1),
@@ -77,9 +85,10 @@ struct DepthwiseConvolutionKernelTests {
                 channelwiseShape(2, 3, channels: channels, output: (5, 6), pad: 3),
             ]
             for (index, shape) in shapes.enumerated() {
-                check(Case(shape: shape, epilogue: epilogues[(channels + index) % epilogues.count]), isa: isa)
+                cases.append(Case(shape: shape, epilogue: epilogues[(channels + index) % epilogues.count]))
             }
         }
+        return cases
     }
 
     private func check(_ testCase: Case, isa: KernelISA) {

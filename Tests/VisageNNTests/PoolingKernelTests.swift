@@ -27,16 +27,21 @@ struct PoolingKernelTests {
     /// in the padding, and a 3×3/1 window.
     @Test(arguments: KernelISA.available)
     func everyChannelCount(isa: KernelISA) {
-        for channels in 1...40 {
-            for shape in [
+        for shape in Self.everyChannelCountShapes {
+            check(shape, isa: isa)
+        }
+    }
+
+    /// The shapes of `everyChannelCount` (also exported by `KernelVectorExport`).
+    static var everyChannelCountShapes: [ConvolutionShape] {
+        (1...40).flatMap { channels in
+            [
                 channelwiseShape(5, 9, channels: channels, output: (3, 5), kernel: 2, stride: 2),
                 channelwiseShape(1, 1, channels: channels, output: (1, 1), kernel: 2, stride: 2),
                 channelwiseShape(3, 4, channels: channels, output: (3, 4), kernel: 2, stride: 2, pad: 1),
                 channelwiseShape(2, 3, channels: channels, output: (4, 5), kernel: 2, stride: 2, pad: 3),
                 channelwiseShape(4, 6, channels: channels, output: (4, 6), kernel: 3, stride: 1, pad: 1),
-            ] {
-                check(shape, isa: isa)
-            }
+            ]
         }
     }
 
