@@ -21,21 +21,18 @@ public struct VisageAnalyzer: FaceAnalyzing {
     }
 
     public func faces(in data: Data, name: String, options: FaceOptions, limits: DecodeLimits, checkpoint: inout Checkpoint) throws -> FacesRecord {
-        // As `visage detect` (FaceDetector.analyzedFaces(decoding:features:maxFaces:)): fast detection
-        // without the mesh stage decodes a JPEG only as large as the detector needs (libjpeg's DCT
-        // scaling) and reports the faces in the full picture.
-        if options.mode == .fast, !options.features.needsMesh, let info = try? ImageFileInfo.read(data: data), info.format == .jpeg {
-            var reduced = ImageDecodingOptions(applyOrientation: false, pixelLimit: limits.maxPixels)
-            reduced.minimumDimension = FaceDetector.shrinkOnLoadMinimum
-            let image = try Image(data: data, options: reduced)
-            try checkpoint.stage("decode")
-            let upright = info.uprightSize
-            let faces = try options.detector.analyzedFaces(in: image, maxFaces: options.maxFaces, uprightSize: upright)
+        // Fast detection with no mesh stage goes exactly as `visage detect` goes, through the same call
+        // (FaceDetector.analyzedFaces(decoding:...)): a JPEG is decoded only as large as the detector needs
+        // (a 12-megapixel photo from its blocks' DC terms, sampled as block means) and the faces are
+        // reported in the full picture. Anything else decodes the whole image and times the mesh stage apart.
+        if options.mode == .fast, !options.features.needsMesh {
+            let (faces, width, height) = try options.detector.analyzedFaces(
+                decoding: data, features: options.features, maxFaces: options.maxFaces, pixelLimit: limits.maxPixels,
+                decoded: { try checkpoint.stage("decode") })
             try checkpoint.stage("detect")
-            let size = CGSize(width: upright.width, height: upright.height)
+            let size = CGSize(width: width, height: height)
             return FacesRecord(
-                image: name, width: upright.width, height: upright.height,
-                faces: faces.map { FaceRecord($0, features: options.features, imageSize: size) })
+                image: name, width: width, height: height, faces: faces.map { FaceRecord($0, features: options.features, imageSize: size) })
         }
         let image = try decode(data, limits: limits, applyOrientation: false)
         try checkpoint.stage("decode")

@@ -51,6 +51,29 @@ import VisageService
         }
     }
 
+    /// A JPEG large enough to be read from its blocks' DC terms (2560×1920: 1/8 still gives the detector
+    /// twice its input) goes the CLI's way too: sampled as block means, so the boxes are `visage detect`'s
+    /// to the last digit. Until session 15 the service warped the 1/8 picture as a picture of its own, and
+    /// its boxes differed from the CLI's on such photos.
+    @Test func fastDetectionOfALargeJPEGEqualsTheCLIs() async throws {
+        let source = try Image(data: Data(contentsOf: T.samples.appendingPathComponent("../Tests/VisageTests/Fixtures/landmarks/astronaut.jpg")))
+        let large = try source.resized(width: 2560, height: 1920, method: .bilinear)
+        let image = Data(try JPEGCodec.encode(large, quality: 90))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("visage-large-\(UUID().uuidString).jpg")
+        try image.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let cli = try CLI.run(["detect", "--json", url.path])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        let app = try buildApplication(T.configuration())
+        try await app.test(.router) { client in
+            let response = try await client.execute(uri: "/v1/faces", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: image))
+            #expect(response.status == .ok)
+            #expect(try Self.normalized(Data(buffer: response.body)) == Self.normalized(Data(cli.stdout.utf8)))
+            let record = try JSONDecoder().decode(FacesRecord.self, from: Data(buffer: response.body))
+            #expect((record.width, record.height, record.faces.count) == (2560, 1920, 1))
+        }
+    }
+
     /// The default request (fast mode, no features) on a JPEG: decoded reduced, as `visage detect` decodes
     /// it, so both give the same record; the pixel limit still counts the picture's own pixels.
     @Test func fastDetectionOfAJPEGEqualsTheCLIs() async throws {

@@ -26,11 +26,13 @@ extension FaceDetector {
     ///
     /// `decodeThreads` is ``ImageDecodingOptions/threads`` for the decode: a JPEG with restart markers then
     /// decodes in that many bands at once (for one image at a time; many images are better run side by side).
+    /// `pixelLimit` bounds the pixels the header may declare. `decoded` is called where decoding ends and
+    /// detection starts, where the two are separate steps (`visage serve` times its stages there).
     package func analyzedFaces(
         decoding data: Data, features: FaceFeatures, maxFaces: Int? = nil, meshFromReducedDecode: Bool = false,
-        decodeThreads: Int = 1
+        decodeThreads: Int = 1, pixelLimit: Int = ImageDecodingOptions.defaultPixelLimit, decoded: () throws -> Void = {}
     ) throws -> (faces: [AnalyzedFace], width: Int, height: Int) {
-        var stored = ImageDecodingOptions(applyOrientation: false)
+        var stored = ImageDecodingOptions(applyOrientation: false, pixelLimit: pixelLimit)
         stored.threads = decodeThreads
         let mesh = features.needsMesh, quality = features.contains(.quality)
         if options.performanceMode == .fast, meshFromReducedDecode || !(mesh || quality) {
@@ -51,6 +53,7 @@ extension FaceDetector {
                 var reduced = stored
                 reduced.minimumDimension = Self.shrinkOnLoadMinimum
                 let image = try Image(data: data, options: reduced)
+                try decoded()
                 let upright = info.uprightSize
                 let reducedFrom = ReducedDecode(image, orientation: info.orientation, uprightWidth: upright.width, uprightHeight: upright.height)
                 let faces = try detectedFaces(in: image, maxFaces: maxFaces, reducedFrom: reducedFrom)
@@ -61,6 +64,7 @@ extension FaceDetector {
             }
         }
         let image = try Image(data: data, options: stored)
+        try decoded()
         let faces = try analyzedFaces(in: image, mesh: mesh, captureQuality: quality, maxFaces: maxFaces)
         let upright = image.orientation.uprightSize(rawWidth: image.width, rawHeight: image.height)
         return (faces, upright.width, upright.height)
