@@ -7,6 +7,7 @@
 // neighbourhood leaves the image (or whose point is out of 32-bit range, where `cvtpd_epi32`
 // gives INT32_MIN) is done by the scalar run, so edges and borders follow the reference.
 #include "warp_fixed.h"
+#include "warp_avx2.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
@@ -93,19 +94,7 @@ AVX2 void visage_u8_warp_fixed_ukernel__avx2_u8(const visage_u8_warp_fixed_sourc
             const __m256i level = _mm256_srai_epi32(_mm256_add_epi32(sum, half), 10);
             rgb[k] = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(level), scale), offset);
         }
-        // Interleave: each output vector takes lane i from R, G or B by i's place in the pixel.
-        const __m256i spread0 = _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2);
-        const __m256i spread1 = _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5);
-        const __m256i spread2 = _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);
-        const __m256 r0 = _mm256_permutevar8x32_ps(rgb[0], spread0), g0 = _mm256_permutevar8x32_ps(rgb[1], spread0);
-        const __m256 b0 = _mm256_permutevar8x32_ps(rgb[2], spread0);
-        const __m256 r1 = _mm256_permutevar8x32_ps(rgb[0], spread1), g1 = _mm256_permutevar8x32_ps(rgb[1], spread1);
-        const __m256 b1 = _mm256_permutevar8x32_ps(rgb[2], spread1);
-        const __m256 r2 = _mm256_permutevar8x32_ps(rgb[0], spread2), g2 = _mm256_permutevar8x32_ps(rgb[1], spread2);
-        const __m256 b2 = _mm256_permutevar8x32_ps(rgb[2], spread2);
-        _mm256_storeu_ps(output, _mm256_blend_ps(_mm256_blend_ps(r0, g0, 0x92), b0, 0x24));
-        _mm256_storeu_ps(output + 8, _mm256_blend_ps(_mm256_blend_ps(r1, g1, 0x24), b1, 0x49));
-        _mm256_storeu_ps(output + 16, _mm256_blend_ps(_mm256_blend_ps(r2, g2, 0x49), b2, 0x92));
+        visage_store_rgb_planes_avx2(output, rgb);
         output += 24;
     }
     for (; done < count; done++) {
