@@ -103,12 +103,8 @@ AVX2 void visage_u8_warp_ukernel__avx2_u8(
         xs1 = _mm256_add_epi64(xs1, eight_x);
         ys0 = _mm256_add_epi64(ys0, eight_y);
         ys1 = _mm256_add_epi64(ys1, eight_y);
-        const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(y0, vstride), _mm256_mullo_epi32(x0, vbpp));
-        const __m256i below = _mm256_add_epi32(at, vstride);
-        const __m256i a = _mm256_i32gather_epi32((const int *)base, at, 1);
-        const __m256i b = _mm256_i32gather_epi32((const int *)base_right, at, 1);
-        const __m256i c = _mm256_i32gather_epi32((const int *)base, below, 1);
-        const __m256i d = _mm256_i32gather_epi32((const int *)base_right, below, 1);
+        __m256i a, b, c, d;
+        visage_gather_neighbours_avx2(base, base_right, y0, x0, vstride, vbpp, &a, &b, &c, &d);
         const __m256 wx = weight(fraction_x), wy = weight(fraction_y);
         const __m256 w11 = _mm256_mul_ps(wx, wy), w10 = _mm256_sub_ps(wx, w11), w01 = _mm256_sub_ps(wy, w11);
         const __m256 w00 = _mm256_sub_ps(_mm256_sub_ps(one, wx), w01);

@@ -4,6 +4,21 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#include <stdint.h>
+
+/// The 2×2 neighbourhoods of eight points whose top-left pixels are at rows `y` and columns `x` (a pixel
+/// `bpp` bytes, a row `stride`), 4 bytes a pixel: `a` and `c` from `base` on the row and the row below,
+/// `b` and `d` from `base_right` (placed so that its 4 bytes hold the right-hand pixel's channels).
+static inline __attribute__((always_inline, target("avx2"))) void visage_gather_neighbours_avx2(
+    const uint8_t *base, const uint8_t *base_right, __m256i y, __m256i x, __m256i stride, __m256i bpp,
+    __m256i *a, __m256i *b, __m256i *c, __m256i *d) {
+    const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(y, stride), _mm256_mullo_epi32(x, bpp));
+    const __m256i below = _mm256_add_epi32(at, stride);
+    *a = _mm256_i32gather_epi32((const int *)base, at, 1);
+    *b = _mm256_i32gather_epi32((const int *)base_right, at, 1);
+    *c = _mm256_i32gather_epi32((const int *)base, below, 1);
+    *d = _mm256_i32gather_epi32((const int *)base_right, below, 1);
+}
 
 /// Stores eight pixels' R, G and B planes (`rgb[0]`, `rgb[1]`, `rgb[2]`) as 24 interleaved floats.
 static inline __attribute__((always_inline, target("avx2"))) void visage_store_rgb_planes_avx2(float *output, const __m256 rgb[3]) {

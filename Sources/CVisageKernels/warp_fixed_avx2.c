@@ -80,12 +80,8 @@ AVX2 void visage_u8_warp_fixed_ukernel__avx2_u8(const visage_u8_warp_fixed_sourc
         const __m256i w01 = _mm256_mullo_epi16(gx, fy), w11 = _mm256_mullo_epi16(fx, fy);
         const __m256i top_weights = _mm256_or_si256(w00, _mm256_slli_epi32(w10, 16));
         const __m256i bottom_weights = _mm256_or_si256(w01, _mm256_slli_epi32(w11, 16));
-        const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(y0, vstride), _mm256_mullo_epi32(x0, vbpp));
-        const __m256i below = _mm256_add_epi32(at, vstride);
-        const __m256i a = _mm256_i32gather_epi32((const int *)base, at, 1);
-        const __m256i b = _mm256_i32gather_epi32((const int *)base_right, at, 1);
-        const __m256i c = _mm256_i32gather_epi32((const int *)base, below, 1);
-        const __m256i d = _mm256_i32gather_epi32((const int *)base_right, below, 1);
+        __m256i a, b, c, d;
+        visage_gather_neighbours_avx2(base, base_right, y0, x0, vstride, vbpp, &a, &b, &c, &d);
         __m256 rgb[3];
         for (int k = 0; k < 3; k++) {
             const __m256i sum = _mm256_add_epi32(
