@@ -50,9 +50,10 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-/// A random image with padded rows, so stride handling is exercised too.
-func randomImage(width: Int, height: Int, format: PixelFormat, using generator: inout SeededGenerator) throws -> Image {
-    let stride = width * format.bytesPerPixel + 5
+/// A random image whose rows carry `padding` bytes past their pixels (5 by default, so stride handling is
+/// exercised too; 0 puts the last pixel at the very end of the buffer).
+func randomImage(width: Int, height: Int, format: PixelFormat, padding: Int = 5, using generator: inout SeededGenerator) throws -> Image {
+    let stride = width * format.bytesPerPixel + padding
     let pixels = (0..<(stride * height)).map { _ in UInt8.random(in: 0...255, using: &generator) }
     return try Image(width: width, height: height, pixelFormat: format, pixels: pixels, bytesPerRow: stride)
 }

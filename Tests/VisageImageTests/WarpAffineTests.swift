@@ -57,8 +57,7 @@ struct WarpAffineTests {
     func unpaddedEdges(_ format: PixelFormat) throws {
         var generator = SeededGenerator(state: 7)
         let (width, height) = (9, 5)
-        let pixels = (0..<(width * height * format.bytesPerPixel)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let image = try Image(width: width, height: height, pixelFormat: format, pixels: pixels)
+        let image = try randomImage(width: width, height: height, format: format, padding: 0, using: &generator)
         // Samples from just inside the top-left corner to just inside the bottom-right one.
         let transform = PixelTransform(a: 7.9 / 12, b: 0, c: 0, d: 3.9 / 6, tx: 0.05, ty: 0.05)
         var tensor = [Float](repeating: .nan, count: 13 * 7 * 3)

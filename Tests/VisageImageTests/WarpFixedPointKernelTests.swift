@@ -66,8 +66,7 @@ struct WarpFixedPointKernelTests {
     func unpaddedEdges(_ format: PixelFormat) throws {
         var generator = SeededGenerator(state: 12)
         let (width, height) = (19, 6)
-        let pixels = (0..<(width * height * format.bytesPerPixel)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let image = try Image(width: width, height: height, pixelFormat: format, pixels: pixels)
+        let image = try randomImage(width: width, height: height, format: format, padding: 0, using: &generator)
         for (transform, size) in [
             (PixelTransform(a: 17.9 / 36, b: 0, c: 0, d: 4.9 / 8, tx: 0.05, ty: 0.05), (37, 9)),
             (PixelTransform(a: 18.0 / 255, b: 0.01, c: -0.003, d: 5.0 / 255, tx: 0, ty: 0), (256, 256)),

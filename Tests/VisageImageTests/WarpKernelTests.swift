@@ -58,8 +58,7 @@ struct WarpKernelTests {
     func unpaddedEdges(_ format: PixelFormat) throws {
         var generator = SeededGenerator(state: 11)
         let (width, height) = (19, 6)
-        let pixels = (0..<(width * height * format.bytesPerPixel)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let image = try Image(width: width, height: height, pixelFormat: format, pixels: pixels)
+        let image = try randomImage(width: width, height: height, format: format, padding: 0, using: &generator)
         let transform = PixelTransform(a: 17.9 / 36, b: 0, c: 0, d: 4.9 / 8, tx: 0.05, ty: 0.05)
         let expected = Self.warp(
             image, width: 37, height: 9, transform: transform, range: 0...1, border: .zero, rounded: false, kernel: .swift)
