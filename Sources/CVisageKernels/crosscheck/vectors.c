@@ -108,9 +108,16 @@ static int compare(const char *what, const float *actual, const array expected, 
     return 0;
 }
 
-static int sentinel_kept(const float *p, size_t n, float sentinel) {
-    for (size_t i = 0; i < n; i++) if (p[i] != sentinel) return 0;
-    return 1;
+// After a run of rows split..<height only: 1 with the problem set when a row above `split` (`row`
+// floats each) no longer holds `sentinel`, else 0.
+static int wrote_above_band(const float *p, size_t split, size_t row, unsigned height, float sentinel) {
+    for (size_t i = 0; i < split * row; i++) {
+        if (p[i] != sentinel) {
+            snprintf(problem, sizeof problem, "rows %zu..<%u wrote outside them", split, height);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static int check_conv(visage_isa isa, const record *r) {
@@ -124,6 +131,9 @@ static int check_conv(visage_isa isa, const record *r) {
     const visage_f32_epilogue ep = {a[5].values[0], a[5].values[1], slopes};
     const size_t n = a[6].count, row = g.output_width * g.output_channels, split = g.output_height / 2;
     const float sentinel = 1234.5f;
+    // The residual run beside the output (not in it): its tensor, or none and the output's channel count.
+    const float *residual = residual_channels ? a[4].values : NULL;
+    const size_t rc = residual_channels ? residual_channels : g.output_channels;
     int failed = 0;
     float *whole;
     if (in_output) {
@@ -131,21 +141,14 @@ static int check_conv(visage_isa isa, const record *r) {
         visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, whole, residual_channels, whole, 0, g.output_height, 0, g.output_channels);
     } else {
         whole = filled(n, sentinel);
-        const float *residual = residual_channels ? a[4].values : NULL;
-        const size_t rc = residual_channels ? residual_channels : g.output_channels;
         visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, whole, split, g.output_height, 0, g.output_channels);
-        if (!sentinel_kept(whole, split * row, sentinel)) {
-            snprintf(problem, sizeof problem, "rows %zu..<%u wrote outside them", split, (unsigned)g.output_height);
-            failed = 1;
-        }
+        failed = wrote_above_band(whole, split, row, (unsigned)g.output_height, sentinel);
         visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, whole, 0, split, 0, g.output_channels);
     }
     if (!failed) failed = compare("conv", whole, a[6], &a[7]);
     if (!failed && g.output_channels > VISAGE_CONV_PANEL && !in_output) {
         // By channel panels, as threads may share a layer: the last panel, then the rest in two row bands,
         // against one call for the whole layer (as ConvolutionKernelTests.channelRangesGiveTheWholeRunsValues).
-        const float *residual = residual_channels ? a[4].values : NULL;
-        const size_t rc = residual_channels ? residual_channels : g.output_channels;
         const size_t last = (g.output_channels - 1) / VISAGE_CONV_PANEL * VISAGE_CONV_PANEL;
         float *single = filled(n, sentinel), *parts = filled(n, sentinel);
         visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, single, 0, g.output_height, 0, g.output_channels);
@@ -176,10 +179,7 @@ static int check_dwconv(visage_isa isa, const record *r) {
     float *out = filled(n, sentinel);
     int failed = 0;
     visage_f32_dwconv_run(isa, &g, packed, zeros, &ep, a[0].values, out, split, g.output_height);
-    if (!sentinel_kept(out, split * row, sentinel)) {
-        snprintf(problem, sizeof problem, "rows %zu..<%u wrote outside them", split, (unsigned)g.output_height);
-        failed = 1;
-    }
+    failed = wrote_above_band(out, split, row, (unsigned)g.output_height, sentinel);
     visage_f32_dwconv_run(isa, &g, packed, zeros, &ep, a[0].values, out, 0, split);
     if (!failed) failed = compare("dwconv", out, a[5], &a[6]);
     free(packed); free(zeros); free(slopes); free(out);
