@@ -16,6 +16,14 @@ package struct DetectedFace: Sendable, Hashable {
     /// from the region MediaPipe's FaceLandmarker uses and refinement (``MeshRefinement``) moves it from there.
     package var meshDetection: Detection?
 
+    package init(
+        detection: Detection, imageWidth: Int, imageHeight: Int, angles: HeadAngles, keypointDetector: DetectorVariant,
+        meshDetection: Detection?
+    ) {
+        (self.detection, self.imageWidth, self.imageHeight, self.angles) = (detection, imageWidth, imageHeight, angles)
+        (self.keypointDetector, self.meshDetection) = (keypointDetector, meshDetection)
+    }
+
     /// The same face in a picture of `width` × `height` (the full size of a reduced decode): the normalized
     /// detection is kept, the pixel size and the angles its keypoints give follow the new size.
     package func reported(width: Int, height: Int) -> DetectedFace {

@@ -148,15 +148,12 @@ public final class SequenceRequestHandler {
         return found.contains { TrackAssociator.intersectionOverUnion(box, Self.box($0.mesh)) >= Self.duplicateOverlap }
     }
 
-    /// The detector's region for a face (keypoints 0 → 1, the eyes), nil when degenerate.
-    static func region(for face: DetectedFace) -> MeshRegion? {
-        let d = face.detection
-        guard d.keypoints.count >= 2 else { return nil }
-        return try? MeshRegion(
-            normalizedBox: (Double(d.xMin), Double(d.yMin), Double(d.width), Double(d.height)),
-            rightEye: SIMD2(Double(d.keypoints[0].x), Double(d.keypoints[0].y)),
-            leftEye: SIMD2(Double(d.keypoints[1].x), Double(d.keypoints[1].y)),
-            imageWidth: face.imageWidth, imageHeight: face.imageHeight)
+    /// The detector's region for a face, nil when degenerate: the image pipeline's first region
+    /// (``FaceLandmarkPipeline``), the one MediaPipe's FaceLandmarker cuts from a detection in video mode
+    /// as in image mode (1.5× the box's width and height, not squared, turned by the eyes), from fast
+    /// mode's detection of the face when accurate mode has one (``DetectedFace/meshDetection``).
+    package static func region(for face: DetectedFace) -> MeshRegion? {
+        try? MeshRegion(detection: face.meshDetection ?? face.detection, imageWidth: face.imageWidth, imageHeight: face.imageHeight)
     }
 
     /// IoU of two regions' upright squares (rotation ignored), as MediaPipe's `AssociationNormRectCalculator`.
