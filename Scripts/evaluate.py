@@ -13,7 +13,8 @@ Data (nothing is committed; everything is fetched from PyPI or read from Samples
   untouched photo (FaceLandmarker's mesh for the points and their box), so on them the originals test
   nothing and the transforms test how well each system keeps its answer.
 - Known-answer transforms of every photo, labels transformed with the pixels: turns by 90/180/270
-  degrees; scales 0.1x-2x; the photo small in a 3x larger grey canvas; Gaussian blur; Gaussian noise; JPEG
+  degrees; scales 0.1x-2x; the photo small in a 3x larger grey canvas; the small ones (0.1x, 0.25x and the
+  canvas) also turned by 90/180/270 degrees (the set "turned small"); Gaussian blur; Gaussian noise; JPEG
   quality 10-95; brightness and contrast; crops cutting the labelled face at the left or top border; a
   4000x3000 collage with the face at 17 % and 4 % of its width.
 
@@ -134,19 +135,37 @@ def transforms(image, points, boxes, quick, tilts=False):
         yield f"rot{angle}", "rotated", np.ascontiguousarray(np.rot90(image, k)), *moved(fn)
     for angle in (([30] if quick else [-30, -15, 15, 30]) if tilts else []):
         yield f"tilt{angle}", "tilted", *tilted(image, points, boxes, angle)
+    smalls = []
     for scale in ([0.25, 2.0] if quick else [0.1, 0.25, 0.5, 1.5, 2.0]):
         size = (max(8, round(w * scale)), max(8, round(h * scale)))
         sx, sy = size[0] / w, size[1] / h
         interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-        yield (f"scale{scale}", "small" if scale <= 0.25 else "scaled", cv2.resize(image, size, interpolation=interpolation),
-               *moved(lambda p: p * [sx, sy]))
+        variant = (f"scale{scale}", "small" if scale <= 0.25 else "scaled", cv2.resize(image, size, interpolation=interpolation),
+                   *moved(lambda p: p * [sx, sy]))
+        if scale <= 0.25:
+            smalls.append(variant)
+        yield variant
     # Small in a larger picture: a third of the size in the middle of a grey canvas of the original size.
     small = cv2.resize(image, (max(8, w // 3), max(8, h // 3)), interpolation=cv2.INTER_AREA)
     canvas = np.full_like(image, 128)
     ox, oy = (w - small.shape[1]) // 2, (h - small.shape[0]) // 2
     canvas[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small
     fx, fy = small.shape[1] / w, small.shape[0] / h
-    yield "third-in-canvas", "small", canvas, *moved(lambda p: p * [fx, fy] + [ox, oy])
+    smalls.append(("third-in-canvas", "small", canvas, *moved(lambda p: p * [fx, fy] + [ox, oy])))
+    yield smalls[-1]
+    # Small and turned: each small variant turned by 90/180/270 degrees (a phone held sideways, the face far
+    # away), where neither of MediaPipe's detectors is at home: the short-range model misses small faces, the
+    # full-range model turned ones.
+    for name, _, picture, small_points, small_boxes in smalls:
+        sh, sw = picture.shape[:2]
+        small_turns = {90: lambda p: np.stack([p[:, 1], sw - p[:, 0]], 1),
+                       180: lambda p: np.stack([sw - p[:, 0], sh - p[:, 1]], 1),
+                       270: lambda p: np.stack([sh - p[:, 1], p[:, 0]], 1)}
+        for k, (angle, fn) in enumerate(small_turns.items(), start=1):
+            if quick and angle != 90:
+                continue
+            yield (f"{name}-rot{angle}", "turned small", np.ascontiguousarray(np.rot90(picture, k)),
+                   [fn(p) for p in small_points], [box_of(fn(corners(b))) for b in small_boxes])
     for sigma in ([3] if quick else [1.5, 3, 6]):
         yield f"blur{sigma}", "blur", cv2.GaussianBlur(image, (0, 0), sigma), points, boxes
     rng = np.random.default_rng(16)
