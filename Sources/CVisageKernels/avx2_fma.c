@@ -549,7 +549,10 @@ AVX2_INLINE __m128 sum_lanes4(__m256 v0, __m256 v1, __m256 v2, __m256 v3) {
 /// zero-padded weights); the four pixels' sums are reduced together and their bias, residual, clamp
 /// (the value second in max and min, so NaN stays NaN) and PReLU (on the sign bit, as the tile's
 /// epilogue) applied in one SSE vector. Reducing each pixel on its own, two at a time, cost as much
-/// as its FMAs: full range's 48 × 48 × 48 → 1 took 27 µs for 0.11 MMAC.
+/// as its FMAs: full range's 48 × 48 × 48 → 1 took 27 µs for 0.11 MMAC. A pixel's sum runs in the
+/// same order in any of the four slots whatever its companions (a partial four repeats its last
+/// pixel), so a pixel's value does not depend on where a row band starts; the driver sends a lone
+/// pixel's dot panel here as well (mr = 1), not to the GEMV, whose order differs.
 AVX2 void visage_f32_dot_ukernel__avx2_fma_4x16(
     size_t mr, size_t nc, size_t kc, const float *const *a, const float *wt, size_t wt_stride,
     const float *bias, float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,

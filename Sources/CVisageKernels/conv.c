@@ -181,12 +181,24 @@ static inline __attribute__((always_inline)) void conv_tiles(
             // over the channel range's panels that reads each weight once instead of a tile
             // computing MR copies (a channel's sum runs in the same order whatever the range).
             for (size_t t = 1; t < taps; t++) a[t] = a[t * mr_max];
-            const size_t rc = residual_channels, width = channel_end - channel_begin;
-            const size_t r_nc = rc > channel_begin ? (rc - channel_begin < width ? rc - channel_begin : width) : 0;
-            const float *r = residual != NULL && r_nc > 0 ? residual + p * rc + channel_begin : NULL;
-            set->gemv(width, depth, taps, a, packed + channel_begin / VISAGE_CONV_PANEL * stride,
-                      stride, c + channel_begin, r, r_nc, epilogue->min, epilogue->max,
-                      epilogue->slopes != NULL ? epilogue->slopes + channel_begin : NULL);
+            // A dot panel goes to the dot kernel as it does in a tile: its sums run in another order
+            // than the GEMV's, and a pixel falls alone at a band's end for some splits but not others.
+            const int dot = dot_weights != NULL && channel_end > dot_panel;
+            const size_t rc = residual_channels, gemv_end = dot ? dot_panel : channel_end;
+            if (gemv_end > channel_begin) {
+                const size_t width = gemv_end - channel_begin;
+                const size_t r_nc = rc > channel_begin ? (rc - channel_begin < width ? rc - channel_begin : width) : 0;
+                const float *r = residual != NULL && r_nc > 0 ? residual + p * rc + channel_begin : NULL;
+                set->gemv(width, depth, taps, a, packed + channel_begin / VISAGE_CONV_PANEL * stride,
+                          stride, c + channel_begin, r, r_nc, epilogue->min, epilogue->max,
+                          epilogue->slopes != NULL ? epilogue->slopes + channel_begin : NULL);
+            }
+            if (dot) {
+                const size_t nc = channel_end - dot_panel, r_nc = rc > dot_panel ? (rc - dot_panel < nc ? rc - dot_panel : nc) : 0;
+                set->dot(1, nc, depth, a, dot_weights, dot_stride, packed + dot_panel / VISAGE_CONV_PANEL * stride, c + dot_panel, oc,
+                         residual != NULL && r_nc > 0 ? residual + p * rc + dot_panel : NULL, rc, r_nc, epilogue->min,
+                         epilogue->max, epilogue->slopes != NULL ? epilogue->slopes + dot_panel : NULL);
+            }
             continue;
         }
         for (size_t n = channel_begin; n < channel_end; n += VISAGE_CONV_PANEL) {
