@@ -26,11 +26,11 @@ import VisageGeometry
 /// colour near edges (up to 40–48 levels in a channel, a mean of 1.0–3.6, on the test files): libjpeg decodes
 /// its chroma at 1/8 with a 2×2 IDCT, which needs the block's odd AC terms, so all its chroma coefficients.
 package enum JPEGDCDecoder {
-    /// Bits of data that index the AC skip tables (2^12 entries of 4 bytes: 16 KB per table). At most 14:
-    /// one refill serves four steps.
-    package static let acLookupBits = 12
+    /// Bits of data that index the AC skip tables (2^13 entries of 2 bytes: 16 KB per table; on the noisy
+    /// 12 MP photo 13 bits took 2–3 % less time than 12, 14 more). At most 14: one refill serves four steps.
+    package static let acLookupBits = 13
     /// Bits of data that index the DC code tables.
-    static let dcLookupBits = 9
+    package static let dcLookupBits = 9
     /// Below this much entropy-coded data a second thread costs more than it saves (as ``JPEGBands``).
     static let minimumBytesPerThread = 128 * 1024
 
@@ -74,7 +74,7 @@ package enum JPEGDCDecoder {
         var scanOrder: [Int] = []
         var restartInterval = 0
         package var scanDataOffset = 0
-        var dcCodes: [HuffmanCodes?] = Array(repeating: nil, count: 4)
+        package var dcCodes: [HuffmanCodes?] = Array(repeating: nil, count: 4)
         package var acCodes: [HuffmanCodes?] = Array(repeating: nil, count: 4)
         /// Each quantisation table's DC entry.
         var dcQuantisers: [Int?] = Array(repeating: nil, count: 4)
@@ -134,6 +134,20 @@ package enum JPEGDCDecoder {
             return table
         }
 
+        /// The DC table of both decoders' loops: per `bits`-bit index, for a code of at most `bits` bits with
+        /// a size (its extra bits) of at most 11, `length + size | size << 6 | length << 10`, so that the
+        /// entry itself is the shift past code and extra bits (`&<<` masks its count to 6 bits); 0 for a
+        /// longer code, or a size past 11 (both read by ``decode(_:longerThan:)`` and checked there).
+        package func dcTable(bits: Int) -> [UInt16] {
+            var table = [UInt16](repeating: 0, count: 1 << bits)
+            for (length, code, symbol) in codes where length <= bits && symbol <= 11 {
+                let first = code << (bits - length), count = 1 << (bits - length)
+                let entry = UInt16(length + Int(symbol)) | UInt16(symbol) << 6 | UInt16(length) << 10
+                for index in first ..< first + count { table[index] = entry }
+            }
+            return table
+        }
+
         /// The AC value table of ``JPEGSparseDecoder``'s wanted blocks (libjpeg-turbo's and stb_image's
         /// "fast AC" idea): per `bits`-bit index, one symbol read whole, code and extra bits in one step.
         /// A coefficient whose code and extra bits both fit: the bits they take (low 5 bits), its run of
@@ -161,10 +175,13 @@ package enum JPEGDCDecoder {
             return table
         }
 
-        /// The AC skip table (see ``JPEGDCDecoder``): per `bits`-bit index (at most 15), `consumed | need << 4 |
-        /// endsBlock << 11`, where `need` is the coefficient positions the complete symbols advance (plus one
-        /// for an end of block, which must fall within the block). `need` 127 means no whole symbol fits: the
-        /// symbol is then read alone (``lookup(bits:)``). Two bytes an entry, so that a table (8 KB at 12 bits)
+        /// The AC skip table (see ``JPEGDCDecoder``): per `bits`-bit index (at most 15), `consumed | cost << 6 |
+        /// endsBlock << 14`. `consumed` (bits 0–3; bits 4–5 are zero, so that the entry itself is the shift,
+        /// which masks its count to 6 bits) is the bits the complete symbols take; `cost` the coefficient
+        /// positions they advance, plus 65 when the block ends (an end of block must fall within it), 255 when
+        /// no whole symbol fits (the symbol is then read alone, ``lookup(bits:)``). So the loop takes a step
+        /// while `cost` is below the positions left, with one test, and sorts out the block's last step (an end,
+        /// the last position, or a symbol read alone) once. Two bytes an entry, so that a table (8 KB at 12 bits)
         /// and the other component's stay in the level-1 cache beside the data: with four bytes they filled
         /// it, and the loop, which waits on each lookup, waited on the level-2 cache.
         package func skipTable(bits: Int) -> [UInt16] {
@@ -190,8 +207,8 @@ package enum JPEGDCDecoder {
                     used += length + size
                     positions += size == 0 ? 16 : run + 1
                 }
-                let need = used == 0 ? 127 : min(positions + (ends ? 1 : 0), 127)
-                table[index] = UInt16(ends ? 1 << 11 : 0) | UInt16(need) << 4 | UInt16(used)
+                let cost = used == 0 ? 255 : min(positions + (ends ? 65 : 0), 255)
+                table[index] = UInt16(ends ? 1 << 14 : 0) | UInt16(cost) << 6 | UInt16(used)
             }
             return table
         }
@@ -414,7 +431,7 @@ package enum JPEGDCDecoder {
             let scan = headers.scanOrder.map { headers.components[$0] }
             dcCodes = (0 ..< 4).map { slot in scan.contains { $0.dcTable == slot } ? headers.dcCodes[slot] : nil }
             acCodes = (0 ..< 4).map { slot in scan.contains { $0.acTable == slot } ? headers.acCodes[slot] : nil }
-            dcLookups = dcCodes.map { $0.map { Self.pinned($0.lookup(bits: dcLookupBits)) } }
+            dcLookups = dcCodes.map { $0.map { Self.pinned($0.dcTable(bits: dcLookupBits)) } }
             acTables = acCodes.map { $0.map { Self.pinned($0.skipTable(bits: acLookupBits)) } }
             acSingles = acCodes.map { $0.map { Self.pinned($0.lookup(bits: acLookupBits)) } }
             dcCodePointers = dcCodes.map { $0.map { Self.pinned(codes: $0) } }
@@ -528,19 +545,24 @@ extension JPEGDCDecoder {
         buffer: inout UInt64, available: inout Int, pointer: inout UnsafeRawPointer, lookup: UnsafePointer<UInt16>,
         codes: UnsafePointer<HuffmanCodes>, shift: UInt64
     ) -> Int? {
-        buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
+        buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(truncatingIfNeeded: available)
         pointer += (63 &- available) &>> 3
         available |= 56
         let entry = lookup[Int(buffer &>> shift)]
-        var length = Int(entry &>> 8), size = Int(entry & 0xFF)
         if entry == 0 {
-            guard let (long, symbol) = codes.pointee.decode(buffer, longerThan: dcLookupBits) else { return nil }
-            (length, size) = (long, Int(symbol))
+            // A code longer than the table's bits, or a size it leaves out.
+            guard let (length, symbol) = codes.pointee.decode(buffer, longerThan: 0), symbol <= 11 else { return nil }
+            let size = Int(symbol)
+            let bits = Int(((buffer &<< UInt64(length)) &>> 1) &>> UInt64(63 &- size))
+            buffer &<<= UInt64(length &+ size)
+            available &-= length &+ size
+            return bits &- (bits < ((1 &<< size) &>> 1) ? (1 &<< size) &- 1 : 0)
         }
-        guard size <= 11 else { return nil }
+        let length = Int(entry &>> 10), size = Int(entry &>> 6) & 15
         let bits = Int(((buffer &<< UInt64(length)) &>> 1) &>> UInt64(63 &- size))
-        buffer &<<= UInt64(length &+ size)
-        available &-= length &+ size
+        // The entry is the shift past code and extra bits (its low 6 bits).
+        buffer &<<= UInt64(entry)
+        available &-= Int(entry & 63)
         return bits &- (bits < ((1 &<< size) &>> 1) ? (1 &<< size) &- 1 : 0)
     }
 
@@ -554,26 +576,32 @@ extension JPEGDCDecoder {
         single: UnsafePointer<UInt16>, codes: UnsafePointer<HuffmanCodes>, shift: UInt64
     ) -> Bool {
         var left = 63
-        blockLoop: while true {
+        while true {
             // Refill once for up to four steps of at most `acLookupBits` (≤ 14) bits each.
-            buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
+            buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(truncatingIfNeeded: available)
             pointer += (63 &- available) &>> 3
             available |= 56
-            var step: UInt16 = 0
+            var step: UInt16 = 0, last = false
             for _ in 0 ..< 4 {
                 step = table[Int(buffer &>> shift)]
-                let need = Int(step &>> 4) & 127
-                guard need <= left else { break }
-                let used = Int(step & 15)
-                buffer &<<= UInt64(used)
-                available &-= used
-                left &-= need
-                if left == 0 || step & 0x800 != 0 { break blockLoop }
-                step = 0
+                let cost = Int(step &>> 6) & 0xFF
+                // The block's last step, or one to read alone: sorted out below.
+                if cost >= left { last = true; break }
+                // The entry is the shift: its count is its low 6 bits (`&<<`), `consumed`.
+                buffer &<<= UInt64(step)
+                available &-= Int(step & 15)
+                left &-= cost
             }
-            if step == 0 { continue }
+            if !last { continue }
+            let cost = Int(step &>> 6) & 0xFF
+            if step & 0x4000 != 0 ? cost &- 65 < left : cost == left {
+                // An end of block within the block, or symbols that fill it to its last position.
+                buffer &<<= UInt64(step)
+                available &-= Int(step & 15)
+                return true
+            }
             // One symbol alone: it does not fit the table, or the block ends inside the step.
-            buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
+            buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(truncatingIfNeeded: available)
             pointer += (63 &- available) &>> 3
             available |= 56
             let entry = single[Int(buffer &>> shift)]
@@ -585,11 +613,10 @@ extension JPEGDCDecoder {
             let run = symbol &>> 4, size = symbol & 15
             buffer &<<= UInt64(length &+ size)
             available &-= length &+ size
-            if size == 0, run != 15 { break }
+            if size == 0, run != 15 { return true }
             left &-= size == 0 ? 16 : run &+ 1
-            if left <= 0 { break }
+            if left <= 0 { return true }
         }
-        return true
     }
 
     static func outputSize(_ headers: Headers) -> (width: Int, height: Int) {

@@ -149,7 +149,9 @@ package enum JPEGSparseDecoder {
 
         private static func matrixRows(_ lists: [[(Int, Int)]]) -> UnsafeMutablePointer<Int> {
             let places = lists.flatMap { $0.map(\.0) }
-            let rows = UnsafeMutablePointer<Int>.allocate(capacity: max(1, 8 * places.count))
+            // Two rows of zeros past the end: the loop's three-row case reads them for a block with fewer.
+            let rows = UnsafeMutablePointer<Int>.allocate(capacity: 8 * places.count + 16)
+            rows.initialize(repeating: 0, count: 8 * places.count + 16)
             for (at, place) in places.enumerated() {
                 for input in 0 ..< 8 { rows[8 * at + input] = JPEGSparseDecoder.islowMatrix[8 * place + input] }
             }
@@ -171,40 +173,73 @@ package enum JPEGSparseDecoder {
         }
     }
 
-    /// libjpeg's smooth upsampling and YCbCr→RGB conversion of the wanted pixels.
+    /// libjpeg's smooth upsampling and YCbCr→RGB conversion of the wanted pixels. Where each wanted pixel's
+    /// chroma samples sit in the grids is worked out once per column and once per row, so the loop over
+    /// the pixels only loads and sums.
     // swiftlint:disable:next function_parameter_count
     static func converted(luma: SampleGrid, cb: SampleGrid, cr: SampleGrid, rows: [Int], columns: [Int], maxH: Int, maxV: Int) -> [UInt8] {
-        let chromaWidth = cb.rowIndex.isEmpty ? 0 : cb.columnIndex.count, chromaHeight = cb.rowIndex.count
-        var output = [UInt8](repeating: 0, count: rows.count * columns.count * 3)
-        // Per wanted column: the nearer and farther chroma column and the rounding (h2v1: +1/+2, h2v2: +8/+7).
-        let across = columns.map { x -> (Int, Int, Bool) in
-            guard maxH == 2 else { return (x, x, true) }
-            let nearer = x >> 1, even = x & 1 == 0
-            return (nearer, min(max(even ? nearer - 1 : nearer + 1, 0), chromaWidth - 1), even)
-        }
-        @inline(__always) func chroma(_ grid: SampleGrid, y: Int, column: (Int, Int, Bool)) -> Int32 {
-            switch (maxH, maxV) {
-            case (2, 2):
-                let nearerRow = y >> 1
-                let fartherRow = min(max(y & 1 == 0 ? nearerRow - 1 : nearerRow + 1, 0), chromaHeight - 1)
-                let nearerSum = 3 &* grid.sample(row: nearerRow, column: column.0) &+ grid.sample(row: fartherRow, column: column.0)
-                let fartherSum = 3 &* grid.sample(row: nearerRow, column: column.1) &+ grid.sample(row: fartherRow, column: column.1)
-                return (3 &* nearerSum &+ fartherSum &+ (column.2 ? 8 : 7)) &>> 4
-            case (2, 1):
-                return (3 &* grid.sample(row: y, column: column.0) &+ grid.sample(row: y, column: column.1) &+ (column.2 ? 1 : 2)) &>> 2
-            default:
-                return grid.sample(row: y, column: column.0)
+        let chromaWidth = cb.columnIndex.count, chromaHeight = cb.rowIndex.count
+        let count = columns.count
+        // Per wanted column: the nearer and the farther chroma sample's place in a grid row (h2v1 and h2v2
+        // weigh them 3:1; without horizontal upsampling both are the one sample), and the rounding
+        // (h2v1: +1 even, +2 odd; h2v2: +8 even, +7 odd).
+        var nearer = [Int](repeating: 0, count: count), farther = [Int](repeating: 0, count: count)
+        var bias = [Int32](repeating: 0, count: count)
+        for (j, x) in columns.enumerated() {
+            let (near, far, even): (Int, Int, Bool)
+            if maxH == 2 {
+                let n = x >> 1
+                (near, far, even) = (n, min(max(x & 1 == 0 ? n - 1 : n + 1, 0), chromaWidth - 1), x & 1 == 0)
+            } else {
+                (near, far, even) = (x, x, true)
             }
+            nearer[j] = Int(cb.columnIndex[near])
+            farther[j] = Int(cb.columnIndex[far])
+            bias[j] = maxV == 2 ? (even ? 8 : 7) : (even ? 1 : 2)
         }
-        var at = 0
-        for (rowNumber, y) in rows.enumerated() {
-            for (columnNumber, column) in across.enumerated() {
-                let l = Int32(luma.storage[rowNumber * columns.count + columnNumber])
-                let b = chroma(cb, y: y, column: column) &- 128, r = chroma(cr, y: y, column: column) &- 128
-                output[at] = clamped(l &+ ((91881 &* r &+ 32768) &>> 16))
-                output[at + 1] = clamped(l &+ ((-22554 &* b &- 46802 &* r &+ 32768) &>> 16))
-                output[at + 2] = clamped(l &+ ((116130 &* b &+ 32768) &>> 16))
-                at += 3
+        let stride = cb.columns.count
+        var output = [UInt8](repeating: 0, count: rows.count * count * 3)
+        output.withUnsafeMutableBufferPointer { output in
+            nearer.withUnsafeBufferPointer { nearer in
+                farther.withUnsafeBufferPointer { farther in
+                    bias.withUnsafeBufferPointer { bias in
+                        var at = 0
+                        for (rowNumber, y) in rows.enumerated() {
+                            // The chroma rows this row reads: with vertical upsampling (h2v2) the nearer and the
+                            // farther, 3:1; else the one at y.
+                            let nearRow: Int, farRow: Int
+                            if maxV == 2 {
+                                let n = y >> 1
+                                (nearRow, farRow) = (n, min(max(y & 1 == 0 ? n - 1 : n + 1, 0), chromaHeight - 1))
+                            } else {
+                                (nearRow, farRow) = (y, y)
+                            }
+                            let lumaRow = luma.storage + rowNumber * count
+                            let cbNear = cb.storage + Int(cb.rowIndex[nearRow]) * stride, cbFar = cb.storage + Int(cb.rowIndex[farRow]) * stride
+                            let crNear = cr.storage + Int(cr.rowIndex[nearRow]) * stride, crFar = cr.storage + Int(cr.rowIndex[farRow]) * stride
+                            @inline(__always) func sample(_ near: UnsafeMutablePointer<UInt8>, _ far: UnsafeMutablePointer<UInt8>, _ j: Int) -> Int32 {
+                                let n = nearer[j], f = farther[j]
+                                switch (maxH, maxV) {
+                                case (2, 2):
+                                    let nearSum = 3 &* Int32(near[n]) &+ Int32(far[n]), farSum = 3 &* Int32(near[f]) &+ Int32(far[f])
+                                    return (3 &* nearSum &+ farSum &+ bias[j]) &>> 4
+                                case (2, 1):
+                                    return (3 &* Int32(near[n]) &+ Int32(near[f]) &+ bias[j]) &>> 2
+                                default:
+                                    return Int32(near[n])
+                                }
+                            }
+                            for j in 0 ..< count {
+                                let l = Int32(lumaRow[j])
+                                let b = sample(cbNear, cbFar, j) &- 128, r = sample(crNear, crFar, j) &- 128
+                                output[at] = clamped(l &+ ((91881 &* r &+ 32768) &>> 16))
+                                output[at + 1] = clamped(l &+ ((-22554 &* b &- 46802 &* r &+ 32768) &>> 16))
+                                output[at + 2] = clamped(l &+ ((116130 &* b &+ 32768) &>> 16))
+                                at += 3
+                            }
+                        }
+                    }
+                }
             }
         }
         return output
@@ -309,6 +344,20 @@ extension JPEGSparseDecoder {
                 samples: grid.storage, stride: grid.columns.count)
         }
         let natural = pinned(naturalOrder.map { Int32($0) })
+        // Per MCU row and per MCU column, which of an MCU's blocks lie in a wanted block row (column): an
+        // MCU's wanted blocks are the bits set in both, and most MCUs have none.
+        let rowMasks = pinned((0 ..< mcuRows).map { row in
+            plans.indices.reduce(UInt32(0)) { mask, index in
+                let plan = plans[index], blockRow = row * plan.rowStep + plan.rowOffset
+                return blockRow < plan.blockRows && plan.wantedRows[blockRow] ? mask | 1 << index : mask
+            }
+        })
+        let columnMasks = pinned((0 ..< mcusPerRow).map { column in
+            plans.indices.reduce(UInt32(0)) { mask, index in
+                let plan = plans[index], blockColumn = column * plan.columnStep + plan.columnOffset
+                return blockColumn < plan.blockColumns && plan.wantedColumns[blockColumn] ? mask | 1 << index : mask
+            }
+        })
 
         return withExtendedLifetime((grids, tables)) {
             plans.withUnsafeBufferPointer { plans in
@@ -322,6 +371,26 @@ extension JPEGSparseDecoder {
                         let firstMCU = index * interval, lastMCU = min(firstMCU + interval, totalMCUs)
                         var row = firstMCU / mcusPerRow, column = firstMCU &- row &* mcusPerRow
                         for _ in firstMCU ..< lastMCU {
+                            let wantedBlocks = rowMasks[row] & columnMasks[column]
+                            if wantedBlocks == 0 {
+                                // No block wanted: DC terms for the predictions, every AC symbol skipped.
+                                for blockIndex in plans.indices {
+                                    let plan = plans.baseAddress! + blockIndex
+                                    guard let difference = JPEGDCDecoder.dcDifference(
+                                        buffer: &buffer, available: &available, pointer: &pointer, lookup: plan.pointee.dcLookup,
+                                        codes: plan.pointee.dcCodes, shift: dcShift)
+                                    else { return false }
+                                    predictions[plan.pointee.slot] &+= difference
+                                    guard JPEGDCDecoder.skipAC(
+                                        buffer: &buffer, available: &available, pointer: &pointer, table: plan.pointee.acSkip,
+                                        single: plan.pointee.acLookup, codes: plan.pointee.acCodes, shift: acShift)
+                                    else { return false }
+                                }
+                                column &+= 1
+                                if column == mcusPerRow { column = 0; row &+= 1 }
+                                if (pointer - base) &* 8 &- available > limitBits { return false }
+                                continue
+                            }
                             for blockIndex in plans.indices {
                                 // Fields read where used (a copy of the whole plan per block loads them all).
                                 let plan = plans.baseAddress! + blockIndex
@@ -333,9 +402,7 @@ extension JPEGSparseDecoder {
 
                                 let blockRow = row &* plan.pointee.rowStep &+ plan.pointee.rowOffset
                                 let blockColumn = column &* plan.pointee.columnStep &+ plan.pointee.columnOffset
-                                let wanted = blockRow < plan.pointee.blockRows && blockColumn < plan.pointee.blockColumns
-                                    && plan.pointee.wantedRows[blockRow] && plan.pointee.wantedColumns[blockColumn]
-                                if !wanted {
+                                if wantedBlocks & 1 &<< UInt32(blockIndex) == 0 {
                                     guard JPEGDCDecoder.skipAC(
                                         buffer: &buffer, available: &available, pointer: &pointer, table: plan.pointee.acSkip,
                                         single: plan.pointee.acLookup, codes: plan.pointee.acCodes, shift: acShift)
@@ -351,19 +418,29 @@ extension JPEGSparseDecoder {
                                 let matrixRows = plan.pointee.rowMatrices + 8 &* rowStart
                                 let quant = plan.pointee.zigzagQuant
                                 let dc = Int(Int16(truncatingIfNeeded: predictions[plan.pointee.slot])) &* quant[0]
-                                for i in 0 ..< rowCount {
+                                // Up to three wanted rows in the block (a letterbox's pair of rows, or the chroma
+                                // rows smooth upsampling reads for it): three rows' sums, without a loop (rows past
+                                // `rowCount` read zeros past the matrix rows, and their sums are never read).
+                                let threeRows = rowCount <= 3
+                                for i in 0 ..< (threeRows ? 3 : rowCount) {
                                     workspace[8 &* i] = matrixRows[8 &* i] &* dc
                                     for v in 1 ..< 8 { workspace[8 &* i &+ v] = 0 }
                                 }
                                 @inline(__always) func add(_ value: Int, at k: Int) {
                                     let position = Int(natural[k]), u = position &>> 3, v = position & 7
                                     let z = value &* quant[k]
-                                    for i in 0 ..< rowCount { workspace[8 &* i &+ v] &+= matrixRows[8 &* i &+ u] &* z }
+                                    if threeRows {
+                                        workspace[v] &+= matrixRows[u] &* z
+                                        workspace[8 &+ v] &+= matrixRows[8 &+ u] &* z
+                                        workspace[16 &+ v] &+= matrixRows[16 &+ u] &* z
+                                    } else {
+                                        for i in 0 ..< rowCount { workspace[8 &* i &+ v] &+= matrixRows[8 &* i &+ u] &* z }
+                                    }
                                 }
                                 var k = 1
                                 let values = plan.pointee.acValues
                                 blockLoop: while true {
-                                    buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
+                                    buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(truncatingIfNeeded: available)
                                     pointer += (63 &- available) &>> 3
                                     available |= 56
                                     // Up to four symbols read whole from the value table (at most valueLookupBits ≤ 14 bits each).
@@ -371,9 +448,9 @@ extension JPEGSparseDecoder {
                                     for _ in 0 ..< 4 {
                                         entry = values[Int(buffer &>> valueShift)]
                                         if entry & 0x20 != 0 { break }
-                                        let used = Int(entry & 31)
-                                        buffer &<<= UInt64(used)
-                                        available &-= used
+                                        // The entry is the shift (its low 6 bits: the bits used, and 0x20 clear).
+                                        buffer &<<= UInt64(truncatingIfNeeded: entry)
+                                        available &-= Int(entry & 31)
                                         k &+= Int((entry &>> 8) & 15)
                                         add(Int(entry &>> 16), at: k)
                                         k &+= 1
@@ -388,7 +465,7 @@ extension JPEGSparseDecoder {
                                         break
                                     }
                                     // One symbol on its own: a longer code, or extra bits past the table's index.
-                                    buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(available)
+                                    buffer |= UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)) &>> UInt64(truncatingIfNeeded: available)
                                     pointer += (63 &- available) &>> 3
                                     available |= 56
                                     let single = plan.pointee.acLookup[Int(buffer &>> acShift)]

@@ -146,14 +146,41 @@ struct JPEGDCDecoderTests {
                     positions += size == 0 ? 16 : run + 1
                     window <<= UInt64(length + size)
                 }
+                // consumed | cost << 6 | ends << 14, with bits 4–5 clear: the entry's low 6 bits are the shift.
                 let entry = table[index]
-                #expect(Int(entry & 15) == used)
+                #expect(Int(entry & 63) == used)
                 if used > 0 {
-                    #expect(Int(entry >> 4) & 127 == min(positions + (ends ? 1 : 0), 127))
-                    #expect((entry & 0x800 != 0) == ends)
+                    #expect(Int(entry >> 6) & 0xFF == min(positions + (ends ? 65 : 0), 255))
+                    #expect((entry & 0x4000 != 0) == ends)
                 } else {
-                    #expect(Int(entry >> 4) & 127 == 127)
+                    #expect(Int(entry >> 6) & 0xFF == 255)
+                    #expect(entry & 0x4000 == 0)
                 }
+            }
+        }
+    }
+
+    /// The DC table's entries against decoding the same bits one symbol at a time: code and extra bits'
+    /// length (the entry's low 6 bits, the shift), size and code length, or 0 where the code is longer
+    /// than the table's bits or its size past 11.
+    @Test(arguments: ["420", "444"])
+    func dcTableEntriesAreOneCode(fixture: String) throws {
+        let data = try Self.fixture(fixture)
+        let headers = try data.withUnsafeBytes { bytes in try #require(JPEGDCDecoder.headers(bytes)) }
+        let bits = JPEGDCDecoder.dcLookupBits
+        for codes in headers.dcCodes.compactMap({ $0 }) {
+            let table = codes.dcTable(bits: bits)
+            for index in 0 ..< 1 << bits {
+                let entry = Int(table[index])
+                guard let (length, symbol) = codes.decode(UInt64(index) << UInt64(64 - bits), longerThan: 0), length <= bits,
+                      symbol <= 11
+                else {
+                    #expect(entry == 0, "index \(index)")
+                    continue
+                }
+                #expect(entry & 63 == length + Int(symbol), "index \(index)")
+                #expect((entry >> 6) & 15 == Int(symbol), "index \(index)")
+                #expect(entry >> 10 == length, "index \(index)")
             }
         }
     }

@@ -3,11 +3,11 @@ import Testing
 import Visage
 import VisageImage
 
-/// Fast detection of a JPEG decodes it reduced (libjpeg's scaled IDCT, or the DC terms at 1/8) and reports
-/// faces in the full picture: boxes within 1 % of the picture's size of a full decode's, keypoints within
-/// 1.5 %. With the mesh from the reduced decode (`--shrink-on-load`), a picture shrunk to 1/4 or 1/8 gets
-/// the full decode's faces and meshes exactly: the detector's input is the full decode's letterbox, from the
-/// pixels it reads (``JPEGSparseDecoder``).
+/// Fast detection of a JPEG never makes its full decode. A baseline JPEG the detector needs at 1/4 or 1/8
+/// gets the full decode's faces exactly: the detector's input is the full decode's letterbox, from the
+/// pixels it reads (``JPEGSparseDecoder``), and with the mesh from the reduced decode (`--shrink-on-load`)
+/// its meshes too. Smaller ones decode reduced (libjpeg's scaled IDCT) and report faces in the full
+/// picture: boxes within 1 % of the picture's size of a full decode's, keypoints within 1.5 %.
 struct ShrinkOnLoadTests {
     static func data(_ name: String) throws -> Data { try Data(contentsOf: DetectorFixtures.url(name)) }
 
@@ -41,6 +41,9 @@ struct ShrinkOnLoadTests {
         #expect(reduced.width == Int(size.width) && reduced.height == Int(size.height))
         try #require(reduced.faces.count == expected && reference.count == expected)
         if exact {
+            #expect(reduced.faces.map(\.face.frame) == reference.map(\.face.frame))
+            #expect(reduced.faces.map(\.face.keypoints) == reference.map(\.face.keypoints))
+            #expect(reduced.faces.map(\.face.confidence) == reference.map(\.face.confidence))
             let withMesh = try detector.analyzedFaces(in: full, mesh: true)
             let decoded = try detector.analyzedFaces(decoding: data, features: [.mesh], meshFromReducedDecode: true)
             #expect(decoded.faces.map(\.face.frame) == withMesh.map(\.face.frame))
@@ -101,9 +104,9 @@ struct ShrinkOnLoadTests {
         try Self.expectParity(data, faces: 1, decodeThreads: 2)
     }
 
-    /// A 12-megapixel photo with sensor-like noise (quality 92, about 3 MB, as `benchmark-batch.py`'s) decodes
-    /// at 1/8 from its DC terms, which the detector samples at the full decode's points
-    /// (`sampleBlockMeans`); the full decode's point samples carry the noise, the block means do not.
+    /// A 12-megapixel photo with sensor-like noise (quality 92, about 3 MB, as `benchmark-batch.py`'s), which
+    /// the detector needs at 1/8: the sparse decoder's letterbox gives the full decode's faces exactly, where
+    /// the blocks' DC terms (block means, without the noise a full decode's point samples carry) did not.
     @Test func noisyTwelveMegapixelPhotoMatchesTheFullDecode() throws {
         let source = try Image(data: Self.data("one-face.jpg"), options: .init(applyOrientation: false))
         var pixels = try source.resized(width: 4000, height: 3000, method: .bilinear).packedPixels

@@ -8,21 +8,20 @@ extension FaceDetector {
 
     /// The faces of an encoded image and its upright size, decoding only what the request needs.
     ///
-    /// Fast-mode detection decodes a JPEG at the smallest of libjpeg's halving scales (1/2, 1/4, 1/8)
-    /// that still gives the short-range detector at least twice its 128-pixel input on the longer side,
-    /// and reports the faces in the full picture: a 12-megapixel photo is decoded at 500×375 instead, from its
-    /// blocks' DC terms alone when it is a baseline JPEG (`JPEGDCDecoder`: about 0.2 of a full decode's time
-    /// where libjpeg's own 1/8 decode takes 0.3–0.45, since libjpeg still decodes every AC symbol one by one).
+    /// Fast-mode detection of a baseline JPEG the detector needs at 1/4 or 1/8 of its size (a longer side
+    /// of about 1024 pixels or more; no rotation search) never makes the full decode, yet gets its faces
+    /// exactly: the detector's 128×128 input is the full decode's letterbox bit for bit, from the pixels its
+    /// warp reads alone (``JPEGSparseDecoder``: every block's Huffman data is read, the blocks holding those
+    /// pixels decoded whole; on a noisy 12-megapixel photo about 0.2 of a full decode's time). Features that
+    /// need the mesh (landmarks, contours, classification, mesh, quality) decode the whole image by default;
+    /// with `meshFromReducedDecode` they too skip it there: per face, only the part of the JPEG the mesh
+    /// region's warp reaches is decoded, at full resolution (``RegionSource``), so meshes are exact as well.
     ///
-    /// Features that need the mesh (landmarks, contours, classification, mesh, quality) decode the whole
-    /// image by default, because the mesh follows the detector's box. With `meshFromReducedDecode` they take
-    /// the faster path instead: on a picture the detector needs at 1/4 or 1/8 (baseline JPEG, fast mode, no
-    /// rotation search), the detector's input is the full decode's letterbox bit for bit, from the pixels its
-    /// warp reads alone (``JPEGSparseDecoder``), then, per face, only the part of the JPEG the mesh region's
-    /// warp reaches is decoded, at full resolution (``RegionSource``): the full decode's faces and meshes
-    /// exactly. Smaller pictures, and other JPEGs, detect on the reduced decode, whose box (within 1 % of the
-    /// picture) moves the mesh by a median 0.6–3.6 px on the test photos. Other formats and accurate mode
-    /// decode the whole image.
+    /// Other JPEGs (progressive, 4:4:0, …) and smaller ones decode at the smallest of libjpeg's halving scales
+    /// (1/2, 1/4, 1/8) that still gives the short-range detector at least twice its 128-pixel input on the
+    /// longer side (at 1/8 from the blocks' DC terms when ``JPEGDCDecoder`` reads the file), and report the
+    /// faces in the full picture: boxes within about 1 % of a full decode's; a box found there moves the
+    /// mesh by a median 0.6–3.6 px on the test photos. Other formats and accurate mode decode the whole image.
     ///
     /// `decodeThreads` is ``ImageDecodingOptions/threads`` for the decode: a JPEG with restart markers then
     /// decodes in that many bands at once (for one image at a time; many images are better run side by side).
@@ -38,13 +37,11 @@ extension FaceDetector {
         if options.performanceMode == .fast, meshFromReducedDecode || !(mesh || quality) {
             let info = try ImageFileInfo.read(data: data)
             if info.format == .jpeg {
-                // For the mesh, the full decode's faces exactly: the detector's input is the full decode's,
-                // from the pixels its warp reads alone (pictures shrunk to 1/4 or 1/8; smaller ones keep
-                // libjpeg's 1/2 decode). Detection alone keeps the DC terms: about 0.21 of a full decode where
-                // this takes 0.32, boxes within 1 %.
+                // The full decode's faces exactly: the detector's input is the full decode's, from the pixels
+                // its warp reads alone (pictures shrunk to 1/4 or 1/8; smaller ones keep libjpeg's 1/2
+                // decode). JPEGs the sparse decoder does not read fall back to the reduced decode below.
                 try checkPixelLimit(width: info.width, height: info.height, limit: stored.pixelLimit)
-                if mesh || quality,
-                   JPEGCodec.halvingScaleNumerator(width: info.width, height: info.height, atLeast: Self.shrinkOnLoadMinimum) <= 2,
+                if JPEGCodec.halvingScaleNumerator(width: info.width, height: info.height, atLeast: Self.shrinkOnLoadMinimum) <= 2,
                    let found = try detectedFaces(
                     encodedJPEG: data, storedWidth: info.width, storedHeight: info.height, orientation: info.orientation, maxFaces: maxFaces) {
                     let upright = info.uprightSize
