@@ -1006,8 +1006,7 @@ AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
         dw3x3_edge_pixel(p, channels, rows, input_width, stride, pad_left, w, output + p * channels, clamp, vmin, vmax, slopes);
     // Rows of more than one chunk go in blocks of VISAGE_DW_BLOCK_PIXELS outputs, each block's
     // chunks one after another, so the cache lines a chunk's sweep touches (three input rows and the
-    // output, a line per pixel) are still in L1 when the next chunk reads their other half: a whole
-    // row's sweep per chunk (full range's 96 × 32 rows, 24 KB of lines) read the rows from L2 again.
+    // output, a line per pixel) are still near when the next chunk reads their other half (kernels.h).
     const size_t block = channels <= 8 ? last - first : VISAGE_DW_BLOCK_PIXELS / stride;
     for (size_t b = first; b < last; b += block) {
         const size_t count = last - b < block ? last - b : block, x = b * stride - pad_left;

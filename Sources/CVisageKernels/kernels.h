@@ -19,11 +19,16 @@ int visage_cpu_has_split_fma(void);
 /// three input rows stay in L1 across its chunks); the AVX2 kernel blocks by VISAGE_DW_BLOCK_PIXELS.
 #define VISAGE_DW_BLOCK_FLOATS 512
 
-/// Outputs per block of the AVX2 3×3 depthwise row kernel (÷ the stride), whatever the channels: a
-/// chunk's sweep over a block touches about a cache line per pixel and row, 8 KB for 32 pixels, so
-/// the next chunk finds them in L1. Sizing blocks by floats instead cut many-channel rows (6 × 384,
-/// 12 × 192) into blocks of 2–3 outputs, each reloading the chunk's 9 weights and 2 columns.
-#define VISAGE_DW_BLOCK_PIXELS 32
+/// Outputs per block of the AVX2 3×3 depthwise row kernels (÷ the stride), whatever the channels: a
+/// block's chunks run one after another, so the lines a chunk's sweep touches are still near when
+/// the next chunk reads their other half. Sizing blocks by floats instead cut many-channel rows
+/// (6 × 384, 12 × 192) into blocks of 2–3 outputs, each reloading the chunk's 9 weights and 2
+/// columns. Since the stride-1 rows go in pairs (four input rows a sweep), longer blocks won: in the
+/// C harness (best of 300, load 9–11) 128 outputs against 32 took full range's 96×96×32 layer 197
+/// against 209 µs, 48×48×48 75 against 78, mesh-sized 128×128×32 355–360 against 380–393, short
+/// range's 64×64×24 66.5 against 69.3 and the stride-2 layers 0–6 % less, with the same output; 64
+/// and 96 fell between. Every bundled layer's row is now one block.
+#define VISAGE_DW_BLOCK_PIXELS 128
 
 /// Implicit-GEMM convolution tile: `mr` (≤ the kernel's MR) pixels × `nc` (≤ 16) channels.
 /// `a` holds `ks × MR` input pointers, tap-major (a[t * MR + i] is pixel i's tap t, `kc`

@@ -50,6 +50,14 @@ struct DepthwiseConvolutionKernelTests {
         // 8-channel chunks, 4- and 3-channel tails row by row, padding rows above and below.
         Case(shape: channelwiseShape(9, 41, channels: 20, output: (9, 41), pad: 1), epilogue: .clampAndPrelu),
         Case(shape: channelwiseShape(7, 35, channels: 19, output: (7, 35), pad: 1), epilogue: .relu6),
+        // The AVX2 blocks of 128 outputs (÷ the stride): rows of several such blocks,
+        // a last block of one output (129 and 257 pixels at stride 1), row pairs in several blocks,
+        // stride 2 and 3.
+        Case(shape: channelwiseShape(3, 129, channels: 16, output: (3, 129), pad: 1), epilogue: .relu6),
+        Case(shape: channelwiseShape(3, 257, channels: 24, output: (3, 257), pad: 1), epilogue: .prelu),
+        Case(shape: channelwiseShape(5, 140, channels: 20, output: (5, 140), pad: 1), epilogue: .clampAndPrelu),
+        Case(shape: channelwiseShape(5, 301, channels: 20, output: (2, 150), stride: 2), epilogue: .relu6),
+        Case(shape: channelwiseShape(3, 200, channels: 19, output: (1, 67), stride: 3, pad: 1), epilogue: .prelu),
     ]
 
     @Test(arguments: cases, KernelISA.available)
