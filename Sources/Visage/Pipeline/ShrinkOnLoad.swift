@@ -12,8 +12,8 @@ extension FaceDetector {
     /// of about 1024 pixels or more; no rotation search) never makes the full decode, yet gets its faces
     /// exactly: the detector's 128×128 input is the full decode's letterbox bit for bit, from the pixels its
     /// warp reads alone (``JPEGSparseDecoder``: every block's Huffman data is read, the blocks holding those
-    /// pixels decoded whole; on a noisy 12-megapixel photo about 0.2 of a full decode's time). Features that
-    /// need the mesh (landmarks, contours, classification, mesh, quality) decode the whole image by default;
+    /// pixels decoded whole; on a noisy 12-megapixel photo, with detection, about 0.24 of a full decode's time).
+    /// Features that need the mesh (landmarks, contours, classification, mesh, quality) decode the whole image by default;
     /// with `meshFromReducedDecode` they too skip it there: per face, only the part of the JPEG the mesh
     /// region's warp reaches is decoded, at full resolution (``RegionSource``), so meshes are exact as well.
     ///
