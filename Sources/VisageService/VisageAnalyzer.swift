@@ -23,8 +23,8 @@ public struct VisageAnalyzer: FaceAnalyzing {
     public func faces(in data: Data, name: String, options: FaceOptions, limits: DecodeLimits, checkpoint: inout Checkpoint) throws -> FacesRecord {
         // Fast detection with no mesh stage goes exactly as `visage detect` goes, through the same call
         // (FaceDetector.analyzedFaces(decoding:...)): a JPEG is decoded only as large as the detector needs
-        // (a 12-megapixel photo from its blocks' DC terms, sampled as block means) and the faces are
-        // reported in the full picture. Anything else decodes the whole image and times the mesh stage apart.
+        // (for a photo shrunk to 1/4 or 1/8, only the pixels the detector's warp reads, so its input is the
+        // full decode's) and the faces are reported in the full picture. Anything else decodes the whole image and times the mesh stage apart.
         if options.mode == .fast, !options.features.needsMesh {
             let (faces, width, height) = try options.detector.analyzedFaces(
                 decoding: data, features: options.features, maxFaces: options.maxFaces, pixelLimit: limits.maxPixels,

@@ -51,10 +51,9 @@ import VisageService
         }
     }
 
-    /// A JPEG large enough to be read from its blocks' DC terms (2560×1920: 1/8 still gives the detector
-    /// twice its input) goes the CLI's way too: sampled as block means, so the boxes are `visage detect`'s
-    /// to the last digit. Until session 15 the service warped the 1/8 picture as a picture of its own, and
-    /// its boxes differed from the CLI's on such photos.
+    /// A JPEG large enough to shrink on load (2560×1920: 1/8 still gives the detector twice its input)
+    /// goes the CLI's way too, through the same call: since session 16 from the pixels the detector's warp
+    /// reads alone (`JPEGSparseDecoder`), so the boxes are `visage detect`'s to the last digit.
     @Test func fastDetectionOfALargeJPEGEqualsTheCLIs() async throws {
         let source = try Image(data: Data(contentsOf: T.samples.appendingPathComponent("../Tests/VisageTests/Fixtures/landmarks/astronaut.jpg")))
         let large = try source.resized(width: 2560, height: 1920, method: .bilinear)
