@@ -127,7 +127,7 @@ AVX512 void visage_f32_conv_ukernel__avx512_12x8(
 
 /// One output pixel over every panel (`nc` channels, panels `w_stride` floats apart): a GEMV that
 /// streams the weights once. Four panels at a time share each input broadcast and keep four
-/// independent FMA chains; the rest go one by one.
+/// independent FMA chains; the last 1 to 3 panels go together.
 AVX512_INLINE void gemv_panels(
     const size_t NP, size_t n, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
     size_t w_stride, float *c, const float *residual, size_t r_nc, float min, float max, const float *slopes) {
@@ -164,8 +164,14 @@ AVX512 void visage_f32_gemv_ukernel__avx512_4x16(
     size_t n = 0;
     for (; n + 48 < nc; n += 64, w += 4 * w_stride)
         gemv_panels(4, n, nc, kc, ks, a, w, w_stride, c, residual, r_nc, min, max, slopes);
-    for (; n < nc; n += 16, w += w_stride)
-        gemv_panels(1, n, nc, kc, ks, a, w, w_stride, c, residual, r_nc, min, max, slopes);
+    // The last 1 to 3 panels together, sharing the broadcasts (one by one, 3 panels of depth 64 took
+    // 0.78 µs against 0.52 for 4): each panel's sums run the same either way.
+    switch ((nc - n + 15) / 16) {
+    case 3: gemv_panels(3, n, nc, kc, ks, a, w, w_stride, c, residual, r_nc, min, max, slopes); break;
+    case 2: gemv_panels(2, n, nc, kc, ks, a, w, w_stride, c, residual, r_nc, min, max, slopes); break;
+    case 1: gemv_panels(1, n, nc, kc, ks, a, w, w_stride, c, residual, r_nc, min, max, slopes); break;
+    default: break;
+    }
 }
 
 #define AVX512_VBINARY(name, op)                                                               \
