@@ -7,8 +7,10 @@
 //   vectors FILE [SET...]   SET: portable, avx2_fma, neon, avx512 (default: every available set)
 //
 // Each convolution runs in two row bands (the second first, checking the first's rows stay
-// untouched), then by channel panels (the last panel, then the rest in two row bands), which must
-// give one call's values bit for bit; depthwise convolutions and pooling in two row bands. Tolerances are the
+// untouched), then by channel panels (the last panel, then the rest in two row bands), and in bands
+// of one row, and of 2 and 3 as OutputSplit cuts them, each alone and with the last panel apart
+// from the rest: every split must give one call's values bit for bit (the engine's rule: 1 and 2
+// threads agree to the last bit). Depthwise convolutions and pooling run in two row bands. Tolerances are the
 // Swift tests': per value for convolutions and logistic, exact elsewhere (NaN matches NaN).
 // Prints one line per failing case and set, then "N passed, M failed"; exits 1 on any failure.
 // Built with VECTORS_BARE it has no main: bochs/bare.c calls `vectors_run` on Bochs with no OS.
@@ -146,18 +148,47 @@ static int check_conv(visage_isa isa, const record *r) {
         visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, whole, 0, split, 0, g.output_channels);
     }
     if (!failed) failed = compare("conv", whole, a[6], &a[7]);
-    if (!failed && g.output_channels > VISAGE_CONV_PANEL && !in_output) {
-        // By channel panels, as threads may share a layer: the last panel, then the rest in two row bands,
-        // against one call for the whole layer (as ConvolutionKernelTests.channelRangesGiveTheWholeRunsValues).
-        const size_t last = (g.output_channels - 1) / VISAGE_CONV_PANEL * VISAGE_CONV_PANEL;
+    if (!failed && !in_output) {
         float *single = filled(n, sentinel), *parts = filled(n, sentinel);
         visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, single, 0, g.output_height, 0, g.output_channels);
-        visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, parts, 0, g.output_height, last, g.output_channels);
-        visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, parts, 0, split, 0, last);
-        visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, parts, split, g.output_height, 0, last);
-        if (memcmp(parts, single, n * sizeof(float)) != 0) {
-            snprintf(problem, sizeof problem, "channel panels differ from the whole run");
-            failed = 1;
+        const size_t last = (g.output_channels - 1) / VISAGE_CONV_PANEL * VISAGE_CONV_PANEL;
+        if (g.output_channels > VISAGE_CONV_PANEL) {
+            // By channel panels, as threads may share a layer: the last panel, then the rest in two row bands,
+            // against one call for the whole layer (as ConvolutionKernelTests.channelRangesGiveTheWholeRunsValues).
+            visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, parts, 0, g.output_height, last, g.output_channels);
+            visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, parts, 0, split, 0, last);
+            visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, parts, split, g.output_height, 0, last);
+            if (memcmp(parts, single, n * sizeof(float)) != 0) {
+                snprintf(problem, sizeof problem, "channel panels differ from the whole run");
+                failed = 1;
+            }
+        }
+        // By row bands, and by bands × channel ranges (as ConvolutionSplitTests): one row per band, and 2
+        // and 3 bands as OutputSplit cuts them, each band with all channels, then with the last panel
+        // apart from the rest. A band's pixels fall into other tiles than one call's (a band may end in a
+        // lone pixel), and every output must still be the whole run's bit for bit.
+        for (size_t parts_count = 0; parts_count <= 3 && !failed; parts_count++) {
+            if (parts_count == 1 || (parts_count > 1 && parts_count >= g.output_height)) continue;
+            const size_t bands = parts_count == 0 ? g.output_height : parts_count;  // 0: one row per band
+            for (int by_channels = 0; by_channels <= (last > 0) && !failed; by_channels++) {
+                for (size_t i = 0; i < n; i++) parts[i] = sentinel;
+                for (size_t b = 0; b < bands; b++) {
+                    const size_t r0 = g.output_height * b / bands, r1 = g.output_height * (b + 1) / bands;
+                    if (by_channels) {
+                        visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, parts, r0, r1, last, g.output_channels);
+                        visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, parts, r0, r1, 0, last);
+                    } else {
+                        visage_f32_conv_run(isa, &g, packed, zeros, &ep, a[0].values, residual, rc, parts, r0, r1, 0, g.output_channels);
+                    }
+                }
+                for (size_t i = 0; i < n && !failed; i++) {
+                    if (memcmp(&parts[i], &single[i], sizeof(float)) == 0) continue;
+                    snprintf(problem, sizeof problem, "%zu row bands%s differ from the whole run at pixel %zu channel %zu: %.9g vs %.9g",
+                             bands, by_channels ? " x channel ranges (the last panel, the rest)" : "", i / g.output_channels,
+                             i % g.output_channels, parts[i], single[i]);
+                    failed = 1;
+                }
+            }
         }
         free(single);
         free(parts);
