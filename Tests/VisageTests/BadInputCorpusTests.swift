@@ -143,6 +143,14 @@ enum Corpus {
             case "image":
                 // The header probe must never crash or hang either, whatever it concludes.
                 _ = try? ImageFileInfo.read(contentsOf: url)
+                // Fast detection from the encoded bytes, as `visage detect` and `visage serve` run it, decodes
+                // only what the detector needs (the exact sparse input, a reduced decode): it must fail as the
+                // full decode does, never answer from the header alone.
+                let detection = code {
+                    _ = try FaceDetector(options: .init(performanceMode: .fast)).analyzedFaces(decoding: read(url), features: [])
+                }
+                let decode = code { _ = try Image(contentsOf: url) }
+                #expect(detection == decode, "\(entry.file): fast detection \(detection), full decode \(decode)")
                 let image = try Image(contentsOf: url)
                 if let width = entry.width, let height = entry.height {
                     #expect(image.width == width && image.height == height, "\(entry.file): \(image.width)×\(image.height)")
@@ -170,6 +178,11 @@ enum Corpus {
         } catch {
             return ErrorRecord(error).code.rawValue
         }
+    }
+
+    /// "ok", or the stable code of the error `body` throws.
+    private static func code(_ body: () throws -> Void) -> String {
+        do { try body(); return "ok" } catch { return ErrorRecord(error).code.rawValue }
     }
 
     /// Every frame through the face tracker, as `visage track` runs them; none of the corpus holds a face.

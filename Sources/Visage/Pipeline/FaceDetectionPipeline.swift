@@ -136,12 +136,14 @@ package enum FaceDetectionPipeline {
     /// Fast mode without turned views on a baseline JPEG (stored frame `storedWidth` × `storedHeight`) whose
     /// full decode is never made (``DetectorRunner/detect(encodedJPEG:storedWidth:storedHeight:orientation:window:stageEnded:)``):
     /// the faces ``detect(in:orientation:mode:minFaceSize:rotations:reducedFrom:stageEnded:)`` finds on the
-    /// full decode. Nil when the file is not one the sparse decoder reads.
+    /// full decode. Nil when the file is not one the sparse decoder reads, and for a picture too small to
+    /// hold a face: the caller then decodes it, so a truncated or corrupt file gets the decode's error, as
+    /// from a full decode, rather than no faces from a header alone (a 65500×1 frame over a few blocks of data).
     package static func detectFast(
         encodedJPEG data: Data, storedWidth: Int, storedHeight: Int, orientation: ImageOrientation, stageEnded: (String) -> Void = { _ in }
     ) throws(FaceDetectionError) -> [DetectedFace]? {
         let upright = orientation.uprightSize(rawWidth: storedWidth, rawHeight: storedHeight)
-        guard min(upright.width, upright.height) >= minimumImageSide else { return [] }
+        guard min(upright.width, upright.height) >= minimumImageSide else { return nil }
         let runner = try DetectorRunner.shared(.shortRange)
         stageEnded("detector lookup")
         guard let detections = try runner.detect(
