@@ -149,9 +149,15 @@ enum Corpus {
                 let detection = code {
                     _ = try FaceDetector(options: .init(performanceMode: .fast)).analyzedFaces(decoding: read(url), features: [])
                 }
-                let decode = code { _ = try Image(contentsOf: url) }
-                #expect(detection == decode, "\(entry.file): fast detection \(detection), full decode \(decode)")
-                let image = try Image(contentsOf: url)
+                let image: Image
+                do {
+                    image = try Image(contentsOf: url)
+                } catch {
+                    let decode = ErrorRecord(error).code.rawValue
+                    #expect(detection == decode, "\(entry.file): fast detection \(detection), full decode \(decode)")
+                    throw error
+                }
+                #expect(detection == "ok", "\(entry.file): fast detection \(detection), full decode ok")
                 if let width = entry.width, let height = entry.height {
                     #expect(image.width == width && image.height == height, "\(entry.file): \(image.width)×\(image.height)")
                 }
