@@ -18,7 +18,14 @@ the faces both find, the superset count) per set, beside MediaPipe's from --out/
   far as IoU 0.5 needs (as FastFaceCoverage moves boxes);
 - drop-meshless: a face fast mode did not find is dropped when the mesh found no face in it;
 - drop-meshless-turned: the same, only for faces rotation search added (none of the --no-rotations run's
-  faces overlaps them by more than 0.3).
+  faces overlaps them by more than 0.3);
+- dense-crop: a face fast mode did not find is checked by the dense full-range model
+  (Models/face_detection_full_range.tflite, ai-edge-litert) on a 192x192 crop of the picture turned upright by
+  its eye line (keypoints 0 and 1), centred on its box and scaled so the box's longer side is
+  DENSE_CROP_FRACTION of the crop; its score is the best sigmoid score of any of the 2304 anchors whose
+  decoded box overlaps the expected one (the centred square) at IoU >= 0.3, no threshold, no NMS. It is
+  dropped under DENSE_SMALL_SCORE when its box is under DENSE_SMALL_PIXELS wide in the picture, under
+  DENSE_LARGE_SCORE otherwise.
 
 Session 17's figures from it are in docs/benchmarks/accuracy.md.
 """
@@ -37,7 +44,8 @@ spec = importlib.util.spec_from_file_location("evaluate", os.path.join(HERE, "ev
 ev = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ev)
 
-RULES = ["base", "mesh-box", "mesh-box-all", "drop-meshless", "drop-meshless-turned"]
+RULES = ["base", "mesh-box", "mesh-box-all", "drop-meshless", "drop-meshless-turned", "dense-crop"]
+DENSE_CROP_FRACTION, DENSE_SMALL_PIXELS, DENSE_SMALL_SCORE, DENSE_LARGE_SCORE = 0.3, 16, 0.6, 0.1
 
 
 def run(binary, folder, *flags):
@@ -50,7 +58,9 @@ def run(binary, folder, *flags):
         faces = []
         for face in record.get("faces", []):
             f, mesh = face["frame"], face.get("mesh")
+            eyes = [face["keypoints"][name] for name in ("rightEye", "leftEye")]
             faces.append(dict(box=np.array([f["x"], f["y"], f["x"] + f["width"], f["y"] + f["height"]]),
+                              eyes=np.array([[p["x"], p["y"]] for p in eyes]),
                               mesh=np.array([[p["x"], p["y"]] for p in mesh]) if mesh else None))
         results[os.path.basename(record["image"])] = faces
     return results
@@ -74,7 +84,45 @@ def moved(box, toward, target=0.501):
     return box + high * (toward - box)
 
 
-def apply(rule, faces, fast, unturned):
+class DenseCrop:
+    """The dense full-range model's score of a face on a crop around it (the dense-crop rule)."""
+
+    def __init__(self):
+        from ai_edge_litert.interpreter import Interpreter
+        self.interpreter = Interpreter(model_path=os.path.join(ev.REPO, "Models", "face_detection_full_range.tflite"))
+        self.interpreter.allocate_tensors()
+        self.input = self.interpreter.get_input_details()[0]["index"]
+        outputs = sorted(self.interpreter.get_output_details(), key=lambda d: -d["shape"][-1])
+        self.regressors, self.classifiers = outputs[0]["index"], outputs[1]["index"]
+        cells = (np.arange(48) + 0.5) / 48  # one anchor per cell of the 48x48 grid (stride 4)
+        self.anchors = np.stack(np.meshgrid(cells, cells), -1).reshape(-1, 2) * 192
+
+    def score(self, image, face):
+        import cv2
+        box, (right, left) = face["box"], face["eyes"]
+        centre = (box[:2] + box[2:]) / 2
+        angle = np.degrees(np.arctan2(*(left - right)[::-1]))
+        matrix = cv2.getRotationMatrix2D(tuple(centre), angle, DENSE_CROP_FRACTION * 192 / max(box[2:] - box[:2]))
+        matrix[:, 2] += 96 - centre
+        crop = cv2.warpAffine(image, matrix, (192, 192), flags=cv2.INTER_LINEAR, borderValue=0)
+        self.interpreter.set_tensor(self.input, (crop.astype(np.float32) / 127.5 - 1)[None])
+        self.interpreter.invoke()
+        raw = self.interpreter.get_tensor(self.regressors)[0]
+        logits = np.clip(self.interpreter.get_tensor(self.classifiers)[0, :, 0], -100, 100)
+        centres, sizes = raw[:, :2] + self.anchors, raw[:, 2:4]
+        boxes = np.concatenate([centres - sizes / 2, centres + sizes / 2], 1)
+        half = DENSE_CROP_FRACTION * 96
+        expected = np.array([96 - half, 96 - half, 96 + half, 96 + half])
+        near = [ev.iou(b, expected) >= 0.3 for b in boxes]
+        return float((1 / (1 + np.exp(-logits[near]))).max()) if any(near) else 0.0
+
+
+def dense_kept(face, dense, image):
+    small = max(face["box"][2:] - face["box"][:2]) < DENSE_SMALL_PIXELS
+    return dense.score(image, face) >= (DENSE_SMALL_SCORE if small else DENSE_LARGE_SCORE)
+
+
+def apply(rule, faces, fast, unturned, dense=None, image=None):
     out = []
     for face in faces:
         nearest = max(fast, key=lambda g: ev.iou(g["box"], face["box"]), default=None)
@@ -89,6 +137,8 @@ def apply(rule, faces, fast, unturned):
             box = mesh_box(mesh)
             if covered and ev.iou(box, nearest["box"]) < 0.5:
                 box = moved(box, nearest["box"])
+        if rule == "dense-crop" and not covered and not dense_kept(face, dense, image()):
+            continue
         out.append((box, None if mesh is None else mesh[ev.MESH8]))
     return out
 
@@ -147,9 +197,16 @@ def main():
     unturned = run(args.visage, folder, "--mode", "accurate", "--no-rotations")
     mediapipe = ev.faces_from_json(json.load(open(os.path.join(args.out, "mediapipe.json")))["systems"])
     fast_system = {k: [(f["box"], None if f["mesh"] is None else f["mesh"][ev.MESH8]) for f in v] for k, v in fast.items()}
+    dense = DenseCrop() if "dense-crop" in args.rules else None
+
+    def picture(name):
+        import cv2
+        return lambda: cv2.cvtColor(cv2.imread(os.path.join(folder, name)), cv2.COLOR_BGR2RGB)
+
     for rule in args.rules:
         systems = {"visage fast": fast_system,
-                   "visage accurate": {k: apply(rule, v, fast.get(k, []), unturned.get(k, [])) for k, v in accurate.items()}}
+                   "visage accurate": {k: apply(rule, v, fast.get(k, []), unturned.get(k, []), dense, picture(k))
+                                       for k, v in accurate.items()}}
         systems.update(mediapipe)
         print(f"== {rule}: recall (accurate, MP short, MP full) | precision | NME accurate (FaceLandmarker) on n faces, "
               "above it by > 0.001 | images where accurate misses a fast face")
