@@ -57,11 +57,23 @@ extension Image {
                     bytes_per_pixel: pixelFormat.bytesPerPixel, red: r, green: g, blue: b, max_x: width - 1, max_y: height - 1,
                     replicate: border == .replicate ? 1 : 0, scale: scale, offset: offset)
                 var output = tensor.baseAddress!
+                // Level 0's value, as the kernels store it: what every sample of a row wholly outside the picture is.
+                let outside = Float(0) * scale + offset
                 for y in 0..<outHeight {
                     // The same doubles as the Swift run's below.
                     let rowX = 32 * (transform.b * Double(y) + transform.tx), stepX = 32 * transform.a
                     let rowY = 32 * (transform.d * Double(y) + transform.ty), stepY = 32 * transform.c
-                    visage_u8_warp_fixed_row(isa, &source, rowX, rowY, stepX, stepY, outWidth, output)
+                    // The first of the two stored rows the row's points read (when y stays put along it).
+                    let firstRow = FixedPointSource.rounded(rowY) >> 5
+                    if border == .zero, stepY == 0, firstRow < -1 || firstRow > height - 1 {
+                        // Along the row y stays put (a letterbox's band above or below the picture): neither of
+                        // the two stored rows it reads exists, so every sample is level 0. The kernels would
+                        // take their one-pixel edge path for each of these points (a quarter of a 640×480
+                        // letterbox's); the value is the same.
+                        output.update(repeating: outside, count: 3 * outWidth)
+                    } else {
+                        visage_u8_warp_fixed_row(isa, &source, rowX, rowY, stepX, stepY, outWidth, output)
+                    }
                     output += 3 * outWidth
                 }
             }

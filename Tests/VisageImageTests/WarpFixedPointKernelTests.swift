@@ -60,6 +60,40 @@ struct WarpFixedPointKernelTests {
         }
     }
 
+    /// Rows along which y stays put and that read no stored row (a letterbox's bands above and below the
+    /// picture, far and non-finite rows) are filled with level 0's value without the kernel: the same floats
+    /// as the Swift run, and the rows that still touch the first or last stored row keep their samples.
+    @Test("Rows wholly above or below the picture", arguments: cases)
+    func rowsOutside(_ format: PixelFormat, _ border: WarpBorder) throws {
+        var generator = SeededGenerator(state: 0x5EED17)
+        let image = try randomImage(width: 53, height: 41, format: format, using: &generator)
+        // Offsets of the first output row, in stored rows: well outside, one row out (its second neighbour
+        // is row 0), exactly on and just past the edges, and the rounding into 1/32 pixel at both ends.
+        var starts: [Double] = [-1e9, 1e9, .nan, .infinity, -.infinity, -80, -2, -1 - 1.0 / 32, -1 - 1.0 / 64, -1, -0.5, -1.0 / 64]
+        starts += [39.99, 40 - 1.0 / 64, 40, 40 + 1.0 / 64, 40 + 1.0 / 32, 40.5, 41, 60]
+        let ranges: [ClosedRange<Float>] = [-1...1, 0...1, 0...255, -0.7...3.3]
+        for (index, start) in starts.enumerated() {
+            // Rows 0.25 or 1.75 stored rows apart, and a row that moves along x with a shear (b) left alone.
+            for (d, b) in [(0.25, 0.0), (1.75, 0.0), (0.5, 0.3)] {
+                let transform = PixelTransform(a: 53.0 / 40, b: b, c: 0, d: d, tx: -0.5, ty: start)
+                let range = ranges[index % ranges.count]
+                let expected = Self.warp(image, width: 40, height: 24, transform: transform, range: range, border: border, kernel: .swift)
+                for kernel in WarpKernel.available {
+                    let actual = Self.warp(image, width: 40, height: 24, transform: transform, range: range, border: border, kernel: kernel)
+                    #expect(actual == expected, "\(kernel): \(transform)")
+                }
+            }
+        }
+        // The detector's letterbox of a 640×480 picture (128×128, bands of 16 rows above and below).
+        let photo = try randomImage(width: 640, height: 480, format: format, using: &generator)
+        let scale = 640.0 / 128
+        let letterbox = PixelTransform(a: scale, b: 0, c: 0, d: scale, tx: scale / 2 - 0.5, ty: scale / 2 - 0.5 - 16 * scale)
+        let expected = Self.warp(photo, width: 128, height: 128, transform: letterbox, range: -1...1, border: border, kernel: .swift)
+        for kernel in WarpKernel.available {
+            #expect(Self.warp(photo, width: 128, height: 128, transform: letterbox, range: -1...1, border: border, kernel: kernel) == expected)
+        }
+    }
+
     /// Unpadded rows up to the last pixel: the gathers' 4-byte reads must stay inside the image, and
     /// a mesh-sized output (256×256) runs long interior rows.
     @Test("Unpadded images, samples up to the last pixel, long rows", arguments: PixelFormat.allCases)
