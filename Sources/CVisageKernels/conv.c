@@ -71,20 +71,37 @@ static inline __attribute__((always_inline)) void conv_tiles(
 
     const size_t end = row_end * ow;
     size_t first = row_begin * ow;  // the first pixel the tile loop below takes
-    if (pointwise && set->pointwise != NULL && dot_weights == NULL) {
+    // The panels before a dot panel (all of them without one) take the pointwise run; a range of
+    // the dot panel alone keeps the tile loop.
+    const int has_dot = dot_weights != NULL && channel_end > dot_panel;
+    const size_t pointwise_end = has_dot ? dot_panel : channel_end;
+    if (pointwise && set->pointwise != NULL && pointwise_end > channel_begin) {
         // Whole tiles in runs whose input (about POINTWISE_RUN_BYTES) stays in L1 across the
-        // panels: one call per run and panel. The last pixels (under one tile) go to the loop below.
+        // panels: one call per run and panel, then the run's tiles of the dot panel one by one with
+        // the pointers and call the loop below would make. The last pixels (under one tile) go to
+        // the loop below.
         const size_t tiles = (end - first) / mr_max;
-        size_t run = POINTWISE_RUN_BYTES / (mr_max * ic * sizeof(float));
+        // With a dot panel, a quarter: the run's input is swept once more, a tile at a time, and stays in L1 for it.
+        size_t run = (has_dot ? POINTWISE_RUN_BYTES / 4 : POINTWISE_RUN_BYTES) / (mr_max * ic * sizeof(float));
         if (run == 0) run = 1;
+        const size_t rc = residual_channels;
         for (size_t t = 0; t < tiles; t += run) {
             const size_t count = tiles - t < run ? tiles - t : run, p = first + t * mr_max;
-            for (size_t n = channel_begin; n < channel_end; n += VISAGE_CONV_PANEL) {
-                const size_t nc = channel_end - n < VISAGE_CONV_PANEL ? channel_end - n : VISAGE_CONV_PANEL;
-                const size_t rc = residual_channels, r_nc = rc > n ? (rc - n < nc ? rc - n : nc) : 0;
+            for (size_t n = channel_begin; n < pointwise_end; n += VISAGE_CONV_PANEL) {
+                const size_t nc = pointwise_end - n < VISAGE_CONV_PANEL ? pointwise_end - n : VISAGE_CONV_PANEL;
+                const size_t r_nc = rc > n ? (rc - n < nc ? rc - n : nc) : 0;
                 set->pointwise(count, nc, ic, input + p * ic, packed + n / VISAGE_CONV_PANEL * stride, output + p * oc + n, oc,
                                residual != NULL && r_nc > 0 ? residual + p * rc + n : NULL, rc, r_nc, epilogue->min,
                                epilogue->max, epilogue->slopes != NULL ? epilogue->slopes + n : NULL);
+            }
+            if (has_dot) {
+                const size_t nc = channel_end - dot_panel, r_nc = rc > dot_panel ? (rc - dot_panel < nc ? rc - dot_panel : nc) : 0;
+                for (size_t q = p; q < p + count * mr_max; q += mr_max) {
+                    for (size_t i = 0; i < mr_max; i++) a[i] = input + (q + i) * ic;
+                    set->dot(mr_max, nc, ic, a, dot_weights, dot_stride, packed + dot_panel / VISAGE_CONV_PANEL * stride,
+                             output + q * oc + dot_panel, oc, residual != NULL && r_nc > 0 ? residual + q * rc + dot_panel : NULL,
+                             rc, r_nc, epilogue->min, epilogue->max, epilogue->slopes != NULL ? epilogue->slopes + dot_panel : NULL);
+                }
             }
         }
         first += tiles * mr_max;
