@@ -53,6 +53,11 @@ void visage_f32_conv_pack(
 #define EDGE_ROW_MAX 64
 #define EDGE_ROWS 5
 
+/// How many of the nc channels of the panel starting at channel n add a residual of rc channels.
+static inline size_t residual_width(size_t rc, size_t n, size_t nc) {
+    return rc > n ? (rc - n < nc ? rc - n : nc) : 0;
+}
+
 /// The tiles of output rows [row_begin, row_end), for a compile-time `mr_max` (the set's MR) so
 /// the per-tile pointer set-up unrolls: with short windows it costs as much as the tile's FMAs.
 static inline __attribute__((always_inline)) void conv_tiles(
@@ -89,13 +94,13 @@ static inline __attribute__((always_inline)) void conv_tiles(
             const size_t count = tiles - t < run ? tiles - t : run, p = first + t * mr_max;
             for (size_t n = channel_begin; n < pointwise_end; n += VISAGE_CONV_PANEL) {
                 const size_t nc = pointwise_end - n < VISAGE_CONV_PANEL ? pointwise_end - n : VISAGE_CONV_PANEL;
-                const size_t r_nc = rc > n ? (rc - n < nc ? rc - n : nc) : 0;
+                const size_t r_nc = residual_width(rc, n, nc);
                 set->pointwise(count, nc, ic, input + p * ic, packed + n / VISAGE_CONV_PANEL * stride, output + p * oc + n, oc,
                                residual != NULL && r_nc > 0 ? residual + p * rc + n : NULL, rc, r_nc, epilogue->min,
                                epilogue->max, epilogue->slopes != NULL ? epilogue->slopes + n : NULL);
             }
             if (has_dot) {
-                const size_t nc = channel_end - dot_panel, r_nc = rc > dot_panel ? (rc - dot_panel < nc ? rc - dot_panel : nc) : 0;
+                const size_t nc = channel_end - dot_panel, r_nc = residual_width(rc, dot_panel, nc);
                 for (size_t q = p; q < p + count * mr_max; q += mr_max) {
                     for (size_t i = 0; i < mr_max; i++) a[i] = input + (q + i) * ic;
                     set->dot(mr_max, nc, ic, a, dot_weights, dot_stride, packed + dot_panel / VISAGE_CONV_PANEL * stride,
@@ -207,14 +212,14 @@ static inline __attribute__((always_inline)) void conv_tiles(
             const size_t rc = residual_channels, gemv_end = dot ? dot_panel : channel_end;
             if (gemv_end > channel_begin) {
                 const size_t width = gemv_end - channel_begin;
-                const size_t r_nc = rc > channel_begin ? (rc - channel_begin < width ? rc - channel_begin : width) : 0;
+                const size_t r_nc = residual_width(rc, channel_begin, width);
                 const float *r = residual != NULL && r_nc > 0 ? residual + p * rc + channel_begin : NULL;
                 set->gemv(width, depth, taps, a, packed + channel_begin / VISAGE_CONV_PANEL * stride,
                           stride, c + channel_begin, r, r_nc, epilogue->min, epilogue->max,
                           epilogue->slopes != NULL ? epilogue->slopes + channel_begin : NULL);
             }
             if (dot) {
-                const size_t nc = channel_end - dot_panel, r_nc = rc > dot_panel ? (rc - dot_panel < nc ? rc - dot_panel : nc) : 0;
+                const size_t nc = channel_end - dot_panel, r_nc = residual_width(rc, dot_panel, nc);
                 set->dot(1, nc, depth, a, dot_weights, dot_stride, packed + dot_panel / VISAGE_CONV_PANEL * stride, c + dot_panel, oc,
                          residual != NULL && r_nc > 0 ? residual + p * rc + dot_panel : NULL, rc, r_nc, epilogue->min,
                          epilogue->max, epilogue->slopes != NULL ? epilogue->slopes + dot_panel : NULL);
@@ -225,7 +230,7 @@ static inline __attribute__((always_inline)) void conv_tiles(
             const size_t nc = channel_end - n < VISAGE_CONV_PANEL ? channel_end - n : VISAGE_CONV_PANEL;
             const float *slopes = epilogue->slopes != NULL ? epilogue->slopes + n : NULL;
             const visage_f32_conv_ukernel_fn ukernel = nc <= 8 ? set->conv_narrow : set->conv;
-            const size_t rc = residual_channels, r_nc = rc > n ? (rc - n < nc ? rc - n : nc) : 0;
+            const size_t rc = residual_channels, r_nc = residual_width(rc, n, nc);
             const float *r = residual != NULL && r_nc > 0 ? residual + p * rc + n : NULL;
             if (dot_weights != NULL && n == dot_panel) {
                 set->dot(mr, nc, depth, a, dot_weights, dot_stride, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
