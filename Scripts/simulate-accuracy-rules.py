@@ -27,7 +27,9 @@ the faces both find, the superset count) per set, beside MediaPipe's from --out/
   dropped under DENSE_SMALL_SCORE when its box is under DENSE_SMALL_PIXELS wide in the picture, under
   DENSE_LARGE_SCORE otherwise.
 
-Session 17's figures from it are in docs/benchmarks/accuracy.md.
+Session 17's figures from it are in docs/benchmarks/accuracy.md, and so is session 18's check of dense-crop on
+Scripts/heldout-accuracy-set.py's pictures (--out and --faces pointed at that set; --candidates lists each
+candidate's dense-crop score).
 """
 
 import argparse
@@ -187,6 +189,10 @@ def main():
     parser.add_argument("--out", default=os.path.join("/tmp", "visage-eval"), help="evaluate.py's --out of the last run")
     parser.add_argument("--faces", required=True, help="evaluate.py's --faces file of the last run (its labels)")
     parser.add_argument("--rules", nargs="*", default=RULES, choices=RULES)
+    parser.add_argument("--candidates", action="store_true",
+                        help="also print every candidate of the dense-crop rule (a face of accurate mode that no fast-mode "
+                             "face overlaps at IoU >= 0.5): its image, width, dense-crop score, and whether it matches a "
+                             "label (IoU >= 0.4), is false (on a complete image, no label) or unknown")
     args = parser.parse_args()
 
     labels = json.load(open(args.faces))
@@ -197,23 +203,39 @@ def main():
     unturned = run(args.visage, folder, "--mode", "accurate", "--no-rotations")
     mediapipe = ev.faces_from_json(json.load(open(os.path.join(args.out, "mediapipe.json")))["systems"])
     fast_system = {k: [(f["box"], None if f["mesh"] is None else f["mesh"][ev.MESH8]) for f in v] for k, v in fast.items()}
-    dense = DenseCrop() if "dense-crop" in args.rules else None
+    dense = DenseCrop() if "dense-crop" in args.rules or args.candidates else None
 
     def picture(name):
         import cv2
         return lambda: cv2.cvtColor(cv2.imread(os.path.join(folder, name)), cv2.COLOR_BGR2RGB)
+
+    if args.candidates:
+        print("== candidates: image | width px | dense-crop score | threshold | label")
+        for case in cases:
+            faces, image = accurate.get(case["file"], []), picture(case["file"])
+            candidates = [i for i, f in enumerate(faces)
+                          if not any(ev.iou(g["box"], f["box"]) >= 0.5 for g in fast.get(case["file"], []))]
+            # Labelled as evaluate.py counts it: greedy matching of all of accurate mode's faces to the labels.
+            matched = set(ev.match(case["boxes"], [(f["box"], None) for f in faces]).values())
+            for i in candidates:
+                face = faces[i]
+                width = max(face["box"][2:] - face["box"][:2])
+                label = "labelled" if i in matched else "false" if case["complete"] else "unknown"
+                threshold = DENSE_SMALL_SCORE if width < DENSE_SMALL_PIXELS else DENSE_LARGE_SCORE
+                print(f"{case['file']} | {width:.1f} | {dense.score(image(), face):.3f} | {threshold} | {label}")
+        sys.stdout.flush()
 
     for rule in args.rules:
         systems = {"visage fast": fast_system,
                    "visage accurate": {k: apply(rule, v, fast.get(k, []), unturned.get(k, []), dense, picture(k))
                                        for k, v in accurate.items()}}
         systems.update(mediapipe)
-        print(f"== {rule}: recall (accurate, MP short, MP full) | precision | NME accurate (FaceLandmarker) on n faces, "
-              "above it by > 0.001 | images where accurate misses a fast face")
+        print(f"== {rule}: recall (accurate, MP short, MP full) | precision (accurate, MP short, MP full, fast) "
+              "| NME accurate (FaceLandmarker) on n faces, above it by > 0.001 | images where accurate misses a fast face")
         for key, row in figures(cases, systems).items():
-            a, s, f = row["visage accurate"], row["mediapipe short"], row["mediapipe full"]
+            a, s, f, q = row["visage accurate"], row["mediapipe short"], row["mediapipe full"], row["visage fast"]
             nme, mp_nme, n, above = row["nme"]
-            print(f"{key:26s} {a[0]}/{a[1]} {s[0]} {f[0]} | {a[2]}/{a[3]} {s[2]}/{s[3]} {f[2]}/{f[3]} "
+            print(f"{key:26s} {a[0]}/{a[1]} {s[0]} {f[0]} | {a[2]}/{a[3]} {s[2]}/{s[3]} {f[2]}/{f[3]} fast {q[2]}/{q[3]} "
                   f"| {nme:.4f} ({mp_nme:.4f}) n={n} >0.001: {above} | {row['superset']}")
         sys.stdout.flush()
 
