@@ -372,6 +372,97 @@ AVX2 void visage_f32_conv_ukernel__avx2_fma_12x16(
         conv_tile(6, 16, 12, 0, m2, nc, kc, ks, a + 6, w, c + 6 * c_stride, c_stride, r2, r_stride, r_nc, min, max, slopes);
 }
 
+/// 3 pixels × 17 to 24 channels, the last two panels of a layer in one pass (`w` the first, the
+/// second `w_stride` floats on): three AVX accumulators a pixel, so each broadcast feeds three FMAs
+/// and the input is swept once, where a 16-channel and an 8-channel tile swept it twice (the narrow
+/// one at about three quarters of the wide one's rate on cores with 128-bit FMA units). Same sums,
+/// same order (bias, then taps and channels in turn, one FMA each), as those tiles. Pixel i's tap t
+/// is `a[t * AS + i]`; rows past mr are computed from a valid pixel's pointers and not stored.
+AVX2_INLINE void conv_tile_24(
+    const size_t AS, size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w,
+    size_t w_stride, float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc, float min,
+    float max, const float *slopes) {
+    __m256 acc0[3], acc1[3], acc2[3];
+    const float *v = w + w_stride;
+    const __m256 bias0 = _mm256_loadu_ps(w), bias1 = _mm256_loadu_ps(w + 8), bias2 = _mm256_loadu_ps(v);
+    UNROLL for (size_t i = 0; i < 3; i++) {
+        acc0[i] = bias0;
+        acc1[i] = bias1;
+        acc2[i] = bias2;
+    }
+    w += 16;
+    v += 16;
+    for (size_t t = 0; t < ks; t++) {
+        const float *ap[3];
+        UNROLL for (size_t i = 0; i < 3; i++) ap[i] = a[t * AS + i];
+        for (size_t k = 0; k < kc; k++) {
+            const __m256 w0 = _mm256_loadu_ps(w), w1 = _mm256_loadu_ps(w + 8), w2 = _mm256_loadu_ps(v);
+            w += 16;
+            v += 16;
+            UNROLL for (size_t i = 0; i < 3; i++) {
+                const __m256 x = _mm256_broadcast_ss(ap[i] + k);
+                acc0[i] = _mm256_fmadd_ps(x, w0, acc0[i]);
+                acc1[i] = _mm256_fmadd_ps(x, w1, acc1[i]);
+                acc2[i] = _mm256_fmadd_ps(x, w2, acc2[i]);
+            }
+        }
+    }
+    if (residual != NULL) {
+        // Masked loads never read past the residual row's last channel; the rest add zero.
+        const __m256i m0 = lane_mask(r_nc < 8 ? r_nc : 8), m1 = lane_mask(r_nc > 8 ? (r_nc - 8 < 8 ? r_nc - 8 : 8) : 0);
+        const __m256i m2 = lane_mask(r_nc > 16 ? r_nc - 16 : 0);
+        UNROLL for (size_t i = 0; i < 3; i++) {
+            const float *ri = residual + (i < mr ? i : mr - 1) * r_stride;
+            acc0[i] = _mm256_add_ps(acc0[i], r_nc >= 8 ? _mm256_loadu_ps(ri) : _mm256_maskload_ps(ri, m0));
+            acc1[i] = _mm256_add_ps(acc1[i], r_nc >= 16 ? _mm256_loadu_ps(ri + 8) : _mm256_maskload_ps(ri + 8, m1));
+            acc2[i] = _mm256_add_ps(acc2[i], r_nc >= 24 ? _mm256_loadu_ps(ri + 16) : _mm256_maskload_ps(ri + 16, m2));
+        }
+    }
+    if (min > -INFINITY) {
+        const __m256 vmin = _mm256_set1_ps(min);
+        UNROLL for (size_t i = 0; i < 3; i++) {
+            acc0[i] = _mm256_max_ps(vmin, acc0[i]);
+            acc1[i] = _mm256_max_ps(vmin, acc1[i]);
+            acc2[i] = _mm256_max_ps(vmin, acc2[i]);
+        }
+    }
+    if (max < INFINITY) {
+        const __m256 vmax = _mm256_set1_ps(max);
+        UNROLL for (size_t i = 0; i < 3; i++) {
+            acc0[i] = _mm256_min_ps(vmax, acc0[i]);
+            acc1[i] = _mm256_min_ps(vmax, acc1[i]);
+            acc2[i] = _mm256_min_ps(vmax, acc2[i]);
+        }
+    }
+    if (slopes != NULL) {
+        const __m256 s0 = _mm256_loadu_ps(slopes), s1 = _mm256_loadu_ps(slopes + 8), s2 = _mm256_loadu_ps(slopes + 16);
+        UNROLL for (size_t i = 0; i < 3; i++) {
+            acc0[i] = _mm256_blendv_ps(acc0[i], _mm256_mul_ps(acc0[i], s0), acc0[i]);
+            acc1[i] = _mm256_blendv_ps(acc1[i], _mm256_mul_ps(acc1[i], s1), acc1[i]);
+            acc2[i] = _mm256_blendv_ps(acc2[i], _mm256_mul_ps(acc2[i], s2), acc2[i]);
+        }
+    }
+    UNROLL for (size_t i = 0; i < 3; i++) {
+        if (i >= mr) break;
+        float *row = c + i * c_stride;
+        _mm256_storeu_ps(row, acc0[i]);
+        _mm256_storeu_ps(row + 8, acc1[i]);
+        store_n(row + 16, acc2[i], nc - 16);
+    }
+}
+
+/// 12 pixels × 17 to 24 channels (a layer's last two panels, the second `w_stride` floats after
+/// `w`) as four 3 × 24 tiles; those past mr are skipped.
+AVX2 void visage_f32_conv_ukernel__avx2_fma_12x24(
+    size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w, size_t w_stride,
+    float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes) {
+    for (size_t s = 0; s < 12 && s < mr; s += 3) {
+        const float *r = residual != NULL ? residual + s * r_stride : NULL;
+        conv_tile_24(12, mr - s, nc, kc, ks, a + s, w, w_stride, c + s * c_stride, c_stride, r, r_stride, r_nc, min, max, slopes);
+    }
+}
+
 /// 12 pixels × at most 8 channels: twelve accumulators in one pass (a 6 × 8 tile would leave
 /// the FMA ports waiting on latency).
 AVX2 void visage_f32_conv_ukernel__avx2_fma_12x8(

@@ -156,17 +156,21 @@ static inline __attribute__((always_inline)) void conv_tiles(
                 depth = kw * ic;
                 for (size_t i = 0; i < mr_max; i++) {
                     if (!(xs[i] < iw && xs[i] + kw <= iw)) {
+                        // The row's taps inside the input are kx in [lo, hi): zeros, a copy, zeros.
+                        const size_t before = xs[i] < iw ? 0 : 0 - xs[i];  // padding columns before the input
+                        const size_t lo = before < kw ? before : kw;
+                        size_t hi = lo;
+                        if (lo < kw) hi = iw - (xs[i] + lo) < kw - lo ? lo + iw - (xs[i] + lo) : kw;
                         for (size_t ky = 0; ky < kh; ky++) {
                             const size_t iy = ys[i] + ky;
-                            if (iy >= ih) {
+                            if (iy >= ih || hi == lo) {
                                 a[ky * mr_max + i] = zeros;
                                 continue;
                             }
                             float *copy = edge + (i * EDGE_ROWS + ky) * EDGE_ROW_MAX;
-                            for (size_t kx = 0; kx < kw; kx++) {
-                                const size_t ix = xs[i] + kx;
-                                for (size_t k = 0; k < ic; k++) copy[kx * ic + k] = ix < iw ? input[(iy * iw + ix) * ic + k] : 0.0f;
-                            }
+                            memset(copy, 0, lo * ic * sizeof(float));
+                            memcpy(copy + lo * ic, input + (iy * iw + xs[i] + lo) * ic, (hi - lo) * ic * sizeof(float));
+                            memset(copy + hi * ic, 0, (kw - hi) * ic * sizeof(float));
                             a[ky * mr_max + i] = copy;
                         }
                     } else if (all_rows) {
@@ -232,6 +236,17 @@ static inline __attribute__((always_inline)) void conv_tiles(
             const visage_f32_conv_ukernel_fn ukernel = nc <= 8 ? set->conv_narrow : set->conv;
             const size_t rc = residual_channels, r_nc = residual_width(rc, n, nc);
             const float *r = residual != NULL && r_nc > 0 ? residual + p * rc + n : NULL;
+            // The last two panels' 17–24 channels in one pass (not when the second is a dot panel:
+            // its sums run in another order).
+            const size_t left = channel_end - n;
+            if (set->conv_24 != NULL && left > VISAGE_CONV_PANEL && left <= 24
+                && !(dot_weights != NULL && dot_panel == n + VISAGE_CONV_PANEL)) {
+                const size_t r_nc24 = residual_width(rc, n, left);
+                set->conv_24(mr, left, depth, taps, a, packed + n / VISAGE_CONV_PANEL * stride, stride, c + n, oc,
+                             residual != NULL && r_nc24 > 0 ? residual + p * rc + n : NULL, rc, r_nc24, epilogue->min,
+                             epilogue->max, slopes);
+                break;
+            }
             if (dot_weights != NULL && n == dot_panel) {
                 set->dot(mr, nc, depth, a, dot_weights, dot_stride, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
                          r, rc, r_nc, epilogue->min, epilogue->max, slopes);

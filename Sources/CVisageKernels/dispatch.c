@@ -110,6 +110,7 @@ static const visage_kernel_set portable_set = {
 // What the two AVX2 sets share: all but the tiles for panels of at most 8 channels.
 #define VISAGE_AVX2_FMA_SHARED \
     .conv = visage_f32_conv_ukernel__avx2_fma_12x16, \
+    .conv_24 = visage_f32_conv_ukernel__avx2_fma_12x24, \
     .conv_mr = 12, \
     .gemv = visage_f32_gemv_ukernel__avx2_fma_4x16, \
     .dot = visage_f32_dot_ukernel__avx2_fma_4x16, \

@@ -41,6 +41,14 @@ typedef void (*visage_f32_conv_ukernel_fn)(
     float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
     float min, float max, const float *slopes);
 
+/// A tile's last two panels when they hold 17 to 24 channels together (`nc`), in one pass: as
+/// `visage_f32_conv_ukernel_fn`, with the second panel `w_stride` floats after `w`, `c`, `residual`
+/// and `slopes` covering both, and the same values as the two panels' tiles.
+typedef void (*visage_f32_conv24_ukernel_fn)(
+    size_t mr, size_t nc, size_t kc, size_t ks, const float *const *a, const float *w, size_t w_stride,
+    float *c, size_t c_stride, const float *residual, size_t r_stride, size_t r_nc,
+    float min, float max, const float *slopes);
+
 /// A pointwise layer's (1×1, stride 1, unpadded) run of `tiles` whole tiles of MR pixels for one
 /// panel: pixel p of the run reads its `kc` values at a + p × kc and writes c + p × c_stride; `w`,
 /// `residual` (rows `r_stride` apart), `r_nc`, the clamp and `slopes` as for the tile kernel. One
@@ -122,6 +130,7 @@ typedef void (*visage_u8_warp_ukernel_fn)(
 typedef struct visage_kernel_set {
     visage_f32_conv_ukernel_fn conv;
     visage_f32_conv_ukernel_fn conv_narrow;  // panels with at most 8 channels left; same MR
+    visage_f32_conv24_ukernel_fn conv_24;   // NULL: the last two panels' 17–24 channels as two tiles
     size_t conv_mr;
     visage_f32_pwconv_ukernel_fn pointwise;  // NULL: pointwise layers take the tile kernels per tile
     visage_f32_gemv_ukernel_fn gemv;        // tiles of a single pixel
@@ -189,6 +198,9 @@ size_t visage_f32_fma_peak__avx512_12(size_t);
 void visage_f32_conv_ukernel__avx2_fma_12x8(
     size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,
     size_t, float, float, const float *);
+void visage_f32_conv_ukernel__avx2_fma_12x24(
+    size_t, size_t, size_t, size_t, const float *const *, const float *, size_t, float *, size_t, const float *,
+    size_t, size_t, float, float, const float *);
 // Cores with 128-bit FMA units (first-generation Zen): the narrow panels through SSE halves.
 void visage_f32_conv_ukernel__avx2_fma_12x8_sse(
     size_t, size_t, size_t, size_t, const float *const *, const float *, float *, size_t, const float *, size_t,
