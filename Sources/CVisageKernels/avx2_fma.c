@@ -49,6 +49,24 @@ AVX2_INLINE void store_n(float *p, __m256 v, size_t n) {
     if (n & 1) _mm_store_ss(p, half);
 }
 
+/// The first n (0 ≤ n ≤ 4) floats at p, zeros after them: plain loads of 4, 2 and 1 lanes, never past
+/// p + n. What `_mm_maskload_ps` gives, without it: on first-generation Zen a masked load took about 9
+/// (128-bit) and 12 (256-bit) cycles where a plain one takes 1 (a loop of independent loads).
+AVX2_INLINE __m128 load4_n(const float *p, size_t n) {
+    if (n >= 4) return _mm_loadu_ps(p);
+    if (n == 3) return _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd((const double *)p)), _mm_load_ss(p + 2));
+    if (n == 2) return _mm_castpd_ps(_mm_load_sd((const double *)p));
+    if (n == 1) return _mm_load_ss(p);
+    return _mm_setzero_ps();
+}
+
+/// The first n (0 ≤ n ≤ 8) floats at p, zeros after them (see load4_n).
+AVX2_INLINE __m256 load_n(const float *p, size_t n) {
+    if (n >= 8) return _mm256_loadu_ps(p);
+    if (n >= 4) return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), load4_n(p + 4, n - 4), 1);
+    return _mm256_insertf128_ps(_mm256_setzero_ps(), load4_n(p, n), 0);
+}
+
 /// The conv tile for a compile-time MR and NR (8 or 16): 6 × 16 or 12 × 8, twelve accumulators
 /// either way, enough to cover the FMA latency on two ports with the weights, a broadcast and
 /// the pointers in the rest of the 16 YMM registers. Pixel i's tap t is `a[t * AS + i]` (AS: the
@@ -827,7 +845,7 @@ AVX2_INLINE void dw3x3_sweep(
     const __m256 bias = _mm256_loadu_ps(wc);
     const float *m0 = rows[0] + col, *m1 = rows[1] + col, *m2 = rows[2] + col;
     const float *n0 = m0 + col, *n1 = m1 + col, *n2 = m2 + col;
-#define LOAD(p) (MASKED ? _mm256_maskload_ps((p), mask) : _mm256_loadu_ps(p))
+#define LOAD(p) (MASKED ? load_n((p), n) : _mm256_loadu_ps(p))
     __m256 a0 = LOAD(rows[0]), a1 = LOAD(rows[1]), a2 = LOAD(rows[2]);
     __m256 b0 = a0, b1 = a1, b2 = a2;
     if (S == 1) b0 = LOAD(m0), b1 = LOAD(m1), b2 = LOAD(m2);
@@ -866,7 +884,7 @@ AVX2_INLINE void dw3x3_columns(
     const float *wc, __m256i mask, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
     __m256 k[9];
     UNROLL for (size_t t = 0; t < 9; t++) k[t] = _mm256_loadu_ps(wc + 16 + 16 * t);
-#define LOAD(p) (MASKED ? _mm256_maskload_ps((p), mask) : _mm256_loadu_ps(p))
+#define LOAD(p) (MASKED ? load_n((p), n) : _mm256_loadu_ps(p))
     const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2];
     // The first column opens output 0 (unless it is padding); the next adds to it and opens output 1.
     __m256 x0, x1, x2, older = _mm256_loadu_ps(wc);
@@ -919,7 +937,7 @@ AVX2_INLINE void dw3x3_columns4(
     const float *wc, __m128i mask, size_t n, int clamp, __m128 vmin, __m128 vmax, const float *slopes) {
     __m128 k[9];
     UNROLL for (size_t t = 0; t < 9; t++) k[t] = _mm_loadu_ps(wc + 16 + 16 * t);
-#define LOAD(p) (MASKED ? _mm_maskload_ps((p), mask) : _mm_loadu_ps(p))
+#define LOAD(p) (MASKED ? load4_n((p), n) : _mm_loadu_ps(p))
 #define EPILOGUE(v) (clamp ? _mm_min_ps(vmax, _mm_max_ps(vmin, (v))) : (v))
     const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2];
     const __m128 bias = _mm_loadu_ps(wc);
@@ -985,6 +1003,14 @@ AVX2_INLINE void dw3x3_chunk(
     }
 }
 
+/// A row's last chunk of fewer than 8 channels, out of line so that its partial loads leave the whole
+/// chunks' code as it was.
+static __attribute__((noinline, target("avx2,fma"))) void dw3x3_chunk_partial(
+    size_t count, size_t stride, const float *const *rows, size_t channels, float *out, const float *wc, size_t n,
+    int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
+    dw3x3_chunk(1, count, stride, rows, channels, out, wc, n, clamp, vmin, vmax, slopes);
+}
+
 /// One output pixel whose window leaves the row: taps on columns outside it are skipped.
 static AVX2 void dw3x3_edge_pixel(
     size_t p, size_t channels, const float *const *rows, size_t input_width, size_t stride, size_t pad_left,
@@ -993,7 +1019,6 @@ static AVX2 void dw3x3_edge_pixel(
     for (size_t kx = 0; kx < 3; kx++) columns[kx] = p * stride + kx - pad_left;  // wraps left of the row
     for (size_t c = 0; c < channels; c += 8) {
         const size_t n = channels - c < 8 ? channels - c : 8;
-        const __m256i mask = lane_mask(n);
         const float *wc = w + c / 16 * (16 + 9 * 16) + c % 16;
         __m256 acc = _mm256_loadu_ps(wc);
         for (size_t t = 0; t < 9; t++) {
@@ -1001,7 +1026,7 @@ static AVX2 void dw3x3_edge_pixel(
             if (ix < input_width) {
                 // Plain loads for a whole chunk: masked 256-bit loads are slow on some AMD cores.
                 const float *x = rows[t / 3] + ix * channels + c;
-                acc = _mm256_fmadd_ps(n == 8 ? _mm256_loadu_ps(x) : _mm256_maskload_ps(x, mask), _mm256_loadu_ps(wc + 16 + 16 * t), acc);
+                acc = _mm256_fmadd_ps(load_n(x, n), _mm256_loadu_ps(wc + 16 + 16 * t), acc);
             }
         }
         store_n(out + c, dw_epilogue(acc, clamp, vmin, vmax, slopes == NULL ? NULL : slopes + c), n);
@@ -1170,7 +1195,7 @@ AVX2 void visage_f32_dwconv_ukernel__avx2_fma_9p16(
             const float *sc = slopes == NULL ? NULL : slopes + c;
             float *out = output + b * channels + c;
             if (c + 8 <= channels) dw3x3_chunk(0, count, stride, rc, channels, out, wc, 8, clamp, vmin, vmax, sc);
-            else dw3x3_chunk(1, count, stride, rc, channels, out, wc, channels - c, clamp, vmin, vmax, sc);
+            else dw3x3_chunk_partial(count, stride, rc, channels, out, wc, channels - c, clamp, vmin, vmax, sc);
         }
     }
 }
@@ -1247,7 +1272,7 @@ AVX2_INLINE void maxpool_pixel(
 AVX2_INLINE void maxpool2x2_chunk(
     const int MASKED, size_t count, const float *r0, const float *r1, size_t channels, float *out, __m256i mask,
     size_t n, int clamp, __m256 vmin, __m256 vmax) {
-#define LOAD(p) (MASKED ? _mm256_maskload_ps((p), mask) : _mm256_loadu_ps(p))
+#define LOAD(p) (MASKED ? load_n((p), n) : _mm256_loadu_ps(p))
     for (size_t i = 0, in = 0; i < count; i++, in += 2 * channels, out += channels) {
         __m256 m = _mm256_max_ps(LOAD(r0 + in), _mm256_set1_ps(-INFINITY));  // each tap first: NaN passed over
         m = _mm256_max_ps(LOAD(r0 + in + channels), m);
@@ -1258,6 +1283,13 @@ AVX2_INLINE void maxpool2x2_chunk(
         else _mm256_storeu_ps(out, m);
     }
 #undef LOAD
+}
+
+/// A row's last chunk of fewer than 8 channels, out of line (see dw3x3_chunk_partial).
+static __attribute__((noinline, target("avx2,fma"))) void maxpool2x2_chunk_partial(
+    size_t count, const float *r0, const float *r1, size_t channels, float *out, size_t n, int clamp, __m256 vmin,
+    __m256 vmax) {
+    maxpool2x2_chunk(1, count, r0, r1, channels, out, lane_mask(n), n, clamp, vmin, vmax);
 }
 
 /// Max pooling of one output row: per pixel, the window's columns inside the row; 2×2 windows at
@@ -1280,7 +1312,7 @@ AVX2 void visage_f32_maxpool_ukernel__avx2_fma_u16(
             if (c + 8 <= channels)
                 maxpool2x2_chunk(0, last - first, r0, r1, channels, out, lane_mask(8), 8, clamp, vmin, vmax);
             else
-                maxpool2x2_chunk(1, last - first, r0, r1, channels, out, lane_mask(channels - c), channels - c, clamp, vmin, vmax);
+                maxpool2x2_chunk_partial(last - first, r0, r1, channels, out, channels - c, clamp, vmin, vmax);
         }
     }
     for (size_t p = 0; p < pixels; p++) {
