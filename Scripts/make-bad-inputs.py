@@ -109,6 +109,17 @@ def jpeg_segments(data):
     return out
 
 
+def jpeg_huffman_table(data, table, edit):
+    """`data` with its DHT segment for `table` (class << 4 | slot; libjpeg writes one table a segment) replaced by
+    `edit(counts, symbols)`'s."""
+    for marker, start, end in jpeg_segments(data):
+        if marker == 0xC4 and data[start + 4] == table:
+            counts, symbols = edit(list(data[start + 5:start + 21]), list(data[start + 21:end]))
+            body = bytes([table]) + bytes(counts) + bytes(symbols)
+            return data[:start] + b"\xff\xc4" + struct.pack(">H", len(body) + 2) + body + data[end:]
+    raise ValueError(f"no Huffman table {table:#x}")
+
+
 def picture(width, height, channels):
     rng = np.random.default_rng(20261123)
     ys, xs = np.mgrid[0:height, 0:width]
@@ -173,6 +184,16 @@ def image_corpus():
     random.seed(20261123)
     add("jpeg-garbage.jpg", b"\xff\xd8\xff" + bytes(random.randrange(256) for _ in range(400)), "image", "truncated_image",
         "SOI, then random bytes: the first segment's length runs past the end")
+
+    # JPEG: Huffman tables libjpeg refuses ("Bogus Huffman table definition") though the scan never reads the
+    # bad code, in a flat 1024×64 picture: fast detection reads it with JPEGSparseDecoder, without libjpeg, and
+    # answered no faces where a full decode gives corrupt_image (the jpeg-shrink fuzz target, FUZZING.md 18).
+    flat = save(Image.new("RGB", (1024, 64), (120, 130, 140)), format="JPEG", quality=75)
+    add("jpeg-dc-table-symbol-over-15.jpg", jpeg_huffman_table(flat, 0x01, lambda counts, symbols: (counts, symbols[:-1] + [42])),
+        "image", "corrupt_image", "1024×64 baseline whose chroma DC table lists size 42 (libjpeg allows 0-15), never read by the scan")
+    add("jpeg-huffman-all-ones-code.jpg",
+        jpeg_huffman_table(flat, 0x00, lambda counts, symbols: (counts[:8] + [counts[8] + 1] + counts[9:], symbols + [0])),
+        "image", "corrupt_image", "1024×64 baseline whose luma DC table gains a 9-bit code of all ones, never read by the scan")
 
     # A progressive JPEG repeating its first (DC) scan 1000 times: every scan is a full pass over the
     # coefficients; Visage stops at 500 scans.

@@ -106,8 +106,9 @@ package enum JPEGDCDecoder {
                     code += 1
                     index += 1
                 }
-                // libjpeg: a code may not be all ones or longer than its length allows.
-                guard code <= 1 << length else { return nil }
+                // libjpeg (jdhuff.c, jpeg_make_d_derived_tbl): a code may not be all ones, so one past
+                // the last code of a length must still fit in that length ("Bogus Huffman table definition").
+                guard code < 1 << length else { return nil }
                 maxCode[length] = counts[length - 1] > 0 ? code - 1 : -1
                 code <<= 1
             }
@@ -255,7 +256,11 @@ package enum JPEGDCDecoder {
                     let total = counts.reduce(0, +)
                     guard at + 17 + total <= end else { return nil }
                     let symbols = [UInt8](bytes[at + 17 ..< at + 17 + total])
-                    guard let codes = HuffmanCodes(counts: counts, symbols: symbols) else { return nil }
+                    // libjpeg refuses a DC table with a size over 15 even where no code of it is read; this
+                    // reader must not read a file libjpeg refuses (``JPEGSparseDecoder`` runs without libjpeg).
+                    guard kind == 1 || symbols.allSatisfy({ $0 <= 15 }),
+                          let codes = HuffmanCodes(counts: counts, symbols: symbols)
+                    else { return nil }
                     if kind == 0 { headers.dcCodes[slot] = codes } else { headers.acCodes[slot] = codes }
                     at += 17 + total
                 }

@@ -125,6 +125,64 @@ struct JPEGDCDecoderTests {
         }
     }
 
+    /// `data` with the DHT segment of `table` (class << 4 | slot; Pillow writes one table a segment) replaced by
+    /// `edit(counts, symbols)`'s.
+    static func editingHuffmanTable(_ data: Data, _ table: UInt8, _ edit: ([UInt8], [UInt8]) -> ([UInt8], [UInt8])) throws -> Data {
+        let bytes = [UInt8](data)
+        var at = 2
+        while at + 4 <= bytes.count, bytes[at + 1] != 0xDA {
+            let end = at + 2 + (Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]))
+            if bytes[at + 1] == 0xC4, bytes[at + 4] == table {
+                let (counts, symbols) = edit(Array(bytes[at + 5 ..< at + 21]), Array(bytes[at + 21 ..< end]))
+                let body = [table] + counts + symbols
+                return Data(bytes[..<at] + [0xFF, 0xC4, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body + bytes[end...])
+            }
+            at = end
+        }
+        throw CancellationError()
+    }
+
+    /// Huffman tables libjpeg refuses ("Bogus Huffman table definition", jdhuff.c's jpeg_make_d_derived_tbl)
+    /// even where the scan never reads the bad code: a DC size over 15, and a code of all ones. The headers
+    /// reader refuses them too, so neither this decoder nor ``JPEGSparseDecoder`` (which fast detection runs
+    /// without libjpeg) reads a file a full decode refuses: before, fast detection answered no faces for
+    /// Tests/Corpus's jpeg-dc-table-symbol-over-15.jpg and jpeg-huffman-all-ones-code.jpg (the jpeg-shrink
+    /// fuzz target's finding 18) where a full decode gives corrupt_image.
+    @Test func huffmanTablesLibjpegRefusesAreNotRead() throws {
+        let original = try Self.fixture("420")
+        let edits: [(String, Data)] = [
+            ("chroma DC size 42", try Self.editingHuffmanTable(original, 0x01) { counts, symbols in (counts, symbols.dropLast() + [42]) }),
+            ("luma DC size 16", try Self.editingHuffmanTable(original, 0x00) { counts, symbols in (counts, symbols.dropLast() + [16]) }),
+            ("luma DC code of all ones", try Self.editingHuffmanTable(original, 0x00) { counts, symbols in
+                let longest = counts.lastIndex { $0 > 0 }!
+                var more = counts
+                more[longest] += 1
+                return (more, symbols + [0])
+            }),
+        ]
+        for (label, data) in edits {
+            let full = Result {
+                try data.withUnsafeBytes { bytes throws(ImageError) in
+                    try JPEGCodec.decode(bytes, options: ImageDecodingOptions(applyOrientation: false), dcOnly: false)
+                }
+            }
+            guard case .failure(let error) = full, case .corrupt(.jpeg, let reason) = error as? ImageError else {
+                Issue.record("\(label): libjpeg gave \(full)")
+                continue
+            }
+            #expect(reason.contains("Huffman"), "\(label): \(reason)")
+            data.withUnsafeBytes { bytes in
+                #expect(JPEGDCDecoder.headers(bytes) == nil, "\(label)")
+                #expect(JPEGSparseDecoder.pixels(bytes, rows: [0, 80], columns: [0, 100]) == nil, "\(label)")
+            }
+        }
+        // The tables as written, and a DC size of 15, are read.
+        let fifteen = try Self.editingHuffmanTable(original, 0x01) { counts, symbols in (counts, symbols.dropLast() + [15]) }
+        for data in [original, fifteen] {
+            data.withUnsafeBytes { bytes in #expect(JPEGDCDecoder.headers(bytes) != nil) }
+        }
+    }
+
     /// The skip table's entries against decoding the same bits one symbol at a time.
     @Test func skipTableStepsAreWholeSymbols() throws {
         let data = try Self.fixture("420")
