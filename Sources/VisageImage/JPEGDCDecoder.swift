@@ -220,6 +220,10 @@ package enum JPEGDCDecoder {
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var headers = Headers()
         var sawFrame = false
+        // What libjpeg's default_decompress_parms (jdapimin.c) decides a three-component frame's colour space
+        // from: a JFIF marker means YCbCr; else an Adobe marker's transform (0: RGB); else the component IDs.
+        var sawJFIF = false
+        var adobeTransform: UInt8?
         var offset = 2
         while true {
             guard offset + 4 <= bytes.count, bytes[offset] == 0xFF else { return nil }
@@ -302,8 +306,13 @@ package enum JPEGDCDecoder {
                 }
                 // Spectral selection 0…63, no successive approximation: a sequential scan.
                 guard bytes[at] == 0, bytes[at + 1] == 63, bytes[at + 2] == 0 else { return nil }
-                // Colour: luma at the largest sampling factors, chroma at 1×1 (4:4:4, 4:2:2, 4:2:0, 4:4:0).
+                // Colour: YCbCr as libjpeg sees it, not RGB (cjpeg -rgb, Adobe's transform 0), which libjpeg
+                // outputs without conversion; luma at the largest sampling factors, chroma at 1×1 (4:4:4, 4:2:2,
+                // 4:2:0, 4:4:0).
                 if count == 3 {
+                    let ids = headers.components.map(\.id)
+                    let rgb = !sawJFIF && (adobeTransform.map { $0 == 0 } ?? (ids == [82, 71, 66]))
+                    guard !rgb else { return nil }
                     let (luma, cb, cr) = (headers.components[0], headers.components[1], headers.components[2])
                     guard luma.horizontal == headers.maxHorizontal, luma.vertical == headers.maxVertical,
                           cb.horizontal == 1, cb.vertical == 1, cr.horizontal == 1, cr.vertical == 1
@@ -311,6 +320,18 @@ package enum JPEGDCDecoder {
                 }
                 headers.scanDataOffset = end
                 return headers
+            case 0xE0:
+                // jdmarker.c's examine_app0: "JFIF" and a NUL, in at least 14 bytes of data.
+                if length - 2 >= 14, bytes[at] == 0x4A, bytes[at + 1] == 0x46, bytes[at + 2] == 0x49, bytes[at + 3] == 0x46,
+                   bytes[at + 4] == 0 {
+                    sawJFIF = true
+                }
+            case 0xEE:
+                // examine_app14: "Adobe" in at least 12 bytes of data, the transform in the twelfth.
+                if length - 2 >= 12, bytes[at] == 0x41, bytes[at + 1] == 0x64, bytes[at + 2] == 0x6F, bytes[at + 3] == 0x62,
+                   bytes[at + 4] == 0x65 {
+                    adobeTransform = bytes[at + 11]
+                }
             case 0xC2...0xCF, 0xD8...0xD9, 0xD0...0xD7, 0x01:
                 return nil  // another frame type, arithmetic tables, or a marker out of place
             default:

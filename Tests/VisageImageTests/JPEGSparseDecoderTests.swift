@@ -84,6 +84,51 @@ struct JPEGSparseDecoderTests {
         }
     }
 
+    /// A three-component file libjpeg takes for RGB (no JFIF marker, and an Adobe marker with transform 0,
+    /// as `cjpeg -rgb` writes, or else the component IDs 'R', 'G', 'B') is output by libjpeg without colour
+    /// conversion: it is left to libjpeg (nil), where it was read as YCbCr, so fast detection saw false colours
+    /// (a 1024×1024 `cjpeg -rgb` copy of astronaut.png: no face, where the full decode finds it). What libjpeg
+    /// takes for YCbCr is still read, to its pixels.
+    @Test func rgbFilesAreLeftToLibjpeg() throws {
+        let original = [UInt8](try Fixtures.data("jpeg-dc/444.jpg"))
+        #expect(original[2 ..< 4] == [0xFF, 0xE0] && original[6 ..< 11] == [0x4A, 0x46, 0x49, 0x46, 0])
+        let withoutJFIF = [0xFF, 0xD8] + original[(4 + (Int(original[4]) << 8 | Int(original[5])))...]
+        func adobe(_ transform: UInt8) -> [UInt8] { [0xFF, 0xEE, 0, 14, 0x41, 0x64, 0x6F, 0x62, 0x65, 0, 100, 0, 0, 0, 0, transform] }
+        func inserting(_ segment: [UInt8], into bytes: [UInt8]) -> [UInt8] { Array(bytes[..<2]) + segment + bytes[2...] }
+        func withIDs(_ ids: [UInt8], _ bytes: [UInt8]) throws -> [UInt8] {
+            var changed = bytes
+            let frame = try #require((0 ..< bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+            let scan = try #require((0 ..< bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+            for (index, id) in ids.enumerated() {
+                changed[frame + 10 + 3 * index] = id
+                changed[scan + 5 + 2 * index] = id
+            }
+            return changed
+        }
+        let rgb: [(String, [UInt8])] = [
+            ("Adobe transform 0", inserting(adobe(0), into: withoutJFIF)),
+            ("component IDs R, G, B", try withIDs([82, 71, 66], withoutJFIF)),
+        ]
+        let ycbcr: [(String, [UInt8])] = [
+            ("as written (JFIF)", original),
+            ("JFIF and Adobe transform 0", inserting(adobe(0), into: original)),
+            ("Adobe transform 1", inserting(adobe(1), into: withoutJFIF)),
+            ("component IDs 1, 2, 3 without markers", withoutJFIF),
+            ("component IDs R, G, B with JFIF", try withIDs([82, 71, 66], original)),
+        ]
+        let rows = [0, 1, 77, 156], columns = [0, 5, 100, 202]
+        for (label, bytes) in rgb + ycbcr {
+            let data = Data(bytes)
+            let reference = try Self.fullDecode(data)
+            let sparse = Self.sparse(data, rows: rows, columns: columns)
+            if rgb.contains(where: { $0.0 == label }) {
+                #expect(sparse == nil, "\(label)")
+            } else {
+                #expect(sparse?.samples == Self.expected(reference, rows: rows, columns: columns), "\(label)")
+            }
+        }
+    }
+
     /// Changed bytes anywhere (headers, tables, entropy-coded data, markers): nil or pixels, never a crash
     /// or a read outside its buffers; where it still decodes, every pixel is asked for, so every block is
     /// decoded whole.
