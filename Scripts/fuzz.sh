@@ -7,6 +7,8 @@
 #   info       ImageFileInfo alone          exif   the EXIF reader, through JPEG APP1 and PNG eXIf
 #   tflite     Model load, plan, one invoke y4m    YUV4MPEG2 framing       raw   raw RGB24 framing
 #   service    the service's request parsing: query options, multipart, base64 JSON, WebSocket text
+#   jpeg-shrink fast detection's shrink-on-load JPEG readers (JPEGSparseDecoder's letterbox and pixels,
+#              JPEGDCDecoder through a 1/8 decode), checked against libjpeg's decode (harness jpeg_shrink.swift)
 #
 # SwiftPM links executables with `--defsym main=<Target>_main`, which a libFuzzer harness (whose main
 # is libFuzzer's) does not define. So the library modules are built by SwiftPM with coverage and
@@ -25,6 +27,7 @@ case $target in
     tflite) harness=tflite; modules="VisageNN CVisageKernels" ;;
     y4m|raw) harness=$target; modules="VisageVideo VisageGeometry VisageImage CJPEG CPNG CImageCodecs CVisageKernels" ;;
     service) harness=service; modules="" ;;   # every module of VisageService's build (Hummingbird, NIO …), below
+    jpeg-shrink) harness=jpeg_shrink; modules="VisageGeometry VisageImage CJPEG CPNG CImageCodecs CVisageKernels" ;;
     *) echo "unknown target '$target'" >&2; exit 2 ;;
 esac
 
@@ -32,11 +35,15 @@ scratch=Fuzz/.build
 # (SwiftPM builds only the last --target given, so one build per top module.)
 tops="VisageVideo VisageNN"
 [[ $target == service ]] && tops=VisageService
+[[ $target == jpeg-shrink ]] && tops=VisageImage
 for top in $tops; do
     swift build -c release --scratch-path "$scratch" --target "$top" \
         -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address >&2
 done
 products=$scratch/release
+# Harnesses may use the package's `package` declarations: the same -package-name as its modules (SwiftPM
+# names it after the checkout's directory).
+package_name=$(grep '"-module-name","VisageImage"' "$scratch/release.yaml" | grep -o '"-package-name","[^"]*"' | head -1 | cut -d'"' -f4)
 service_flags=() archives=()
 if [[ $target == service ]]; then
     # Every module built into the scratch path (the service's, its packages', and any left from other
@@ -69,7 +76,7 @@ done
 binary=$scratch/fuzz-$harness
 # (The service's archives are made afresh each run, so its harness is always relinked.)
 if [[ ! -x $binary || $target == service || Fuzz/Targets/$harness.swift -nt $binary || -n $(find "${objects[@]}" -newer "$binary" 2>/dev/null | head -1) ]]; then
-    swiftc -O -parse-as-library -sanitize=fuzzer,address -I "$products/Modules" \
+    swiftc -O -parse-as-library -sanitize=fuzzer,address -I "$products/Modules" ${package_name:+-package-name "$package_name"} \
         $(for module in $modules; do [[ -f $products/$module.build/module.modulemap ]] && echo "-Xcc -fmodule-map-file=$products/$module.build/module.modulemap"; done) \
         -Xcc -I -Xcc Sources/CJPEG/include -Xcc -I -Xcc Sources/CPNG/include -Xcc -I -Xcc Sources/CImageCodecs/include \
         -Xcc -I -Xcc Sources/CVisageKernels/include -Xcc -fmodule-map-file=Sources/CLibPNG/module.modulemap \
@@ -80,6 +87,7 @@ fi
 corpus=Fuzz/.corpus/$target crashes=Fuzz/.crashes/$target
 mkdir -p "$corpus" "$crashes"
 # Inputs above 64 KB add little and slow each run; a run over 1 s is a finding; 2 GB of RSS is a finding.
-ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+# (Swift's own backtracer is off: its reader of the crashed stack trips AddressSanitizer over the report.)
+SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
 exec "$binary" "$corpus" "Fuzz/Seeds/$target" -max_total_time="$seconds" -max_len=65536 -timeout=1 -rss_limit_mb=2048 \
     -artifact_prefix="$crashes/" -print_final_stats=1 "$@"
