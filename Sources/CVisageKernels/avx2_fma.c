@@ -839,7 +839,7 @@ AVX2_INLINE __m256 dw_epilogue(__m256 v, int clamp, __m256 vmin, __m256 vmax, co
 /// loads S new columns per row. The sum runs bias, then taps in order, as the reference.
 AVX2_INLINE void dw3x3_sweep(
     const size_t S, const int MASKED, size_t count, const float *const *rows, size_t col, float *out,
-    const float *wc, __m256i mask, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
+    const float *wc, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
     __m256 k[9];
     UNROLL for (size_t t = 0; t < 9; t++) k[t] = _mm256_loadu_ps(wc + 16 + 16 * t);
     const __m256 bias = _mm256_loadu_ps(wc);
@@ -881,7 +881,7 @@ AVX2_INLINE void dw3x3_sweep(
 /// is; a padding column adds nothing, so a row's edge outputs take the same sweep.
 AVX2_INLINE void dw3x3_columns(
     const int MASKED, const int LEFT, const int RIGHT, size_t count, const float *const *rows, size_t col, float *out,
-    const float *wc, __m256i mask, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
+    const float *wc, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
     __m256 k[9];
     UNROLL for (size_t t = 0; t < 9; t++) k[t] = _mm256_loadu_ps(wc + 16 + 16 * t);
 #define LOAD(p) (MASKED ? load_n((p), n) : _mm256_loadu_ps(p))
@@ -930,11 +930,11 @@ AVX2_INLINE void dw3x3_columns(
 }
 
 /// `dw3x3_columns` for a last chunk of at most 4 channels (full range's 48 × 48 × 12 and 12 × 12 × 36
-/// rows): SSE registers and loads (masked only below 4 channels), where a masked 256-bit chunk spent
-/// a whole vector's FMAs and masked loads on 4 channels. Same sums, same order.
+/// rows): SSE registers and loads (partial ones only below 4 channels), where a masked 256-bit chunk
+/// spent a whole vector's FMAs and masked loads on 4 channels. Same sums, same order.
 AVX2_INLINE void dw3x3_columns4(
     const int MASKED, const int LEFT, const int RIGHT, size_t count, const float *const *rows, size_t col, float *out,
-    const float *wc, __m128i mask, size_t n, int clamp, __m128 vmin, __m128 vmax, const float *slopes) {
+    const float *wc, size_t n, int clamp, __m128 vmin, __m128 vmax, const float *slopes) {
     __m128 k[9];
     UNROLL for (size_t t = 0; t < 9; t++) k[t] = _mm_loadu_ps(wc + 16 + 16 * t);
 #define LOAD(p) (MASKED ? load4_n((p), n) : _mm_loadu_ps(p))
@@ -989,16 +989,15 @@ AVX2_INLINE void dw3x3_columns4(
 AVX2_INLINE void dw3x3_chunk(
     const int MASKED, size_t count, size_t stride, const float *const *rows, size_t channels, float *out,
     const float *wc, size_t n, int clamp, __m256 vmin, __m256 vmax, const float *slopes) {
-    const __m256i mask = lane_mask(n);
     if (stride == 1) {
-        dw3x3_columns(MASKED, 0, 0, count, rows, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
+        dw3x3_columns(MASKED, 0, 0, count, rows, channels, out, wc, n, clamp, vmin, vmax, slopes);
     } else if (stride == 2) {
-        dw3x3_sweep(2, MASKED, count, rows, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
+        dw3x3_sweep(2, MASKED, count, rows, channels, out, wc, n, clamp, vmin, vmax, slopes);
     } else {
         for (size_t i = 0; i < count; i++, out += channels) {
             const size_t in = i * stride * channels;
             const float *r[3] = {rows[0] + in, rows[1] + in, rows[2] + in};
-            dw3x3_sweep(1, MASKED, 1, r, channels, out, wc, mask, n, clamp, vmin, vmax, slopes);
+            dw3x3_sweep(1, MASKED, 1, r, channels, out, wc, n, clamp, vmin, vmax, slopes);
         }
     }
 }
@@ -1024,7 +1023,7 @@ static AVX2 void dw3x3_edge_pixel(
         for (size_t t = 0; t < 9; t++) {
             const size_t ix = columns[t % 3];
             if (ix < input_width) {
-                // Plain loads for a whole chunk: masked 256-bit loads are slow on some AMD cores.
+                // Plain loads, partial ones for a last chunk (load_n): masked loads are slow on some AMD cores.
                 const float *x = rows[t / 3] + ix * channels + c;
                 acc = _mm256_fmadd_ps(load_n(x, n), _mm256_loadu_ps(wc + 16 + 16 * t), acc);
             }
@@ -1039,17 +1038,15 @@ static AVX2 void dw3x3_edge_pixel(
 static AVX2 void dw3x3_same_chunk(
     size_t count, const float *const *rc, size_t channels, float *out, const float *wc, const float *sc, size_t n,
     int left, int right, int clamp, __m256 vmin, __m256 vmax) {
-    const __m256i mask = lane_mask(n);
-#define DW_COLUMNS(MASKED, LEFT, RIGHT) dw3x3_columns(MASKED, LEFT, RIGHT, count, rc, channels, out, wc, mask, n, clamp, vmin, vmax, sc)
+#define DW_COLUMNS(MASKED, LEFT, RIGHT) dw3x3_columns(MASKED, LEFT, RIGHT, count, rc, channels, out, wc, n, clamp, vmin, vmax, sc)
     if (n == 8) {
         if (left && right) DW_COLUMNS(0, 1, 1);
         else if (left) DW_COLUMNS(0, 1, 0);
         else if (right) DW_COLUMNS(0, 0, 1);
         else DW_COLUMNS(0, 0, 0);
     } else if (n <= 4) {
-        const __m128i m4 = _mm256_castsi256_si128(mask);
         const __m128 lo = _mm256_castps256_ps128(vmin), hi = _mm256_castps256_ps128(vmax);
-#define DW_COLUMNS4(MASKED, LEFT, RIGHT) dw3x3_columns4(MASKED, LEFT, RIGHT, count, rc, channels, out, wc, m4, n, clamp, lo, hi, sc)
+#define DW_COLUMNS4(MASKED, LEFT, RIGHT) dw3x3_columns4(MASKED, LEFT, RIGHT, count, rc, channels, out, wc, n, clamp, lo, hi, sc)
         if (n == 4) {
             if (left && right) DW_COLUMNS4(0, 1, 1);
             else if (left) DW_COLUMNS4(0, 1, 0);
@@ -1270,8 +1267,8 @@ AVX2_INLINE void maxpool_pixel(
 /// `count` 2×2 windows at stride 2 inside the input, one 8-channel chunk (MASKED: its first n)
 /// along the row: the models' pools, without per-pixel window arithmetic.
 AVX2_INLINE void maxpool2x2_chunk(
-    const int MASKED, size_t count, const float *r0, const float *r1, size_t channels, float *out, __m256i mask,
-    size_t n, int clamp, __m256 vmin, __m256 vmax) {
+    const int MASKED, size_t count, const float *r0, const float *r1, size_t channels, float *out, size_t n, int clamp,
+    __m256 vmin, __m256 vmax) {
 #define LOAD(p) (MASKED ? load_n((p), n) : _mm256_loadu_ps(p))
     for (size_t i = 0, in = 0; i < count; i++, in += 2 * channels, out += channels) {
         __m256 m = _mm256_max_ps(LOAD(r0 + in), _mm256_set1_ps(-INFINITY));  // each tap first: NaN passed over
@@ -1289,7 +1286,7 @@ AVX2_INLINE void maxpool2x2_chunk(
 static __attribute__((noinline, target("avx2,fma"))) void maxpool2x2_chunk_partial(
     size_t count, const float *r0, const float *r1, size_t channels, float *out, size_t n, int clamp, __m256 vmin,
     __m256 vmax) {
-    maxpool2x2_chunk(1, count, r0, r1, channels, out, lane_mask(n), n, clamp, vmin, vmax);
+    maxpool2x2_chunk(1, count, r0, r1, channels, out, n, clamp, vmin, vmax);
 }
 
 /// Max pooling of one output row: per pixel, the window's columns inside the row; 2×2 windows at
@@ -1310,7 +1307,7 @@ AVX2 void visage_f32_maxpool_ukernel__avx2_fma_u16(
             const float *r0 = rows[0] + x * channels + c, *r1 = rows[1] + x * channels + c;
             float *out = output + first * channels + c;
             if (c + 8 <= channels)
-                maxpool2x2_chunk(0, last - first, r0, r1, channels, out, lane_mask(8), 8, clamp, vmin, vmax);
+                maxpool2x2_chunk(0, last - first, r0, r1, channels, out, 8, clamp, vmin, vmax);
             else
                 maxpool2x2_chunk_partial(last - first, r0, r1, channels, out, channels - c, clamp, vmin, vmax);
         }
