@@ -103,15 +103,7 @@ public func fuzzJPEGShrink(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> Int
             case .failure(let error):
                 fatalError("the sparse decoder read pixels of a file the full decode refuses: \(error)")
             case .success(let image) where samePixels:
-                let packed = image.packedPixels, channels = image.pixelFormat.bytesPerPixel
-                var expected: [UInt8] = []
-                for y in rows {
-                    for x in columns {
-                        let at = (y * image.width + x) * channels
-                        expected += packed[at ..< at + channels]
-                    }
-                }
-                if sparse.channels != channels || sparse.samples != expected {
+                if sparse != SparsePixels(sampling: image, rows: rows, columns: columns) {
                     fatalError("the sparse decoder's pixels differ from the full decode's")
                 }
             case .success: break

@@ -260,6 +260,23 @@ package struct SparsePixels: Sendable, Equatable {
     package var samples: [UInt8]
 }
 
+extension SparsePixels {
+    /// A decoded image's stored pixels at the same grid, laid out as the sparse reader gives them:
+    /// what its tests and fuzz target hold ``JPEGSparseDecoder/pixels(_:rows:columns:)`` to.
+    package init(sampling image: Image, rows: [Int], columns: [Int]) {
+        let packed = image.packedPixels, channels = image.pixelFormat.bytesPerPixel
+        var samples: [UInt8] = []
+        samples.reserveCapacity(rows.count * columns.count * channels)
+        for y in rows {
+            for x in columns {
+                let at = (y * image.width + x) * channels
+                samples += packed[at ..< at + channels]
+            }
+        }
+        self.init(rows: rows, columns: columns, channels: channels, samples: samples)
+    }
+}
+
 extension JPEGSparseDecoder {
     /// What the loop reads per block of an MCU: its tables, its prediction slot, and which of its
     /// component's blocks are wanted.

@@ -24,19 +24,6 @@ struct JPEGSparseDecoderTests {
         data.withUnsafeBytes { JPEGSparseDecoder.pixels($0, rows: rows, columns: columns) }
     }
 
-    /// The full decode's pixels at `rows` × `columns`, as ``SparsePixels`` holds them.
-    static func expected(_ image: Image, rows: [Int], columns: [Int]) -> [UInt8] {
-        let packed = image.packedPixels, channels = image.pixelFormat.bytesPerPixel
-        var samples: [UInt8] = []
-        for y in rows {
-            for x in columns {
-                let at = (y * image.width + x) * channels
-                samples += packed[at ..< at + channels]
-            }
-        }
-        return samples
-    }
-
     @Test(arguments: fixtures)
     func everyPixelIsLibjpegs(name: String) throws {
         let data = try Fixtures.data("\(name).jpg")
@@ -66,7 +53,7 @@ struct JPEGSparseDecoderTests {
             }
             let (rows, columns) = (pick(reference.height), pick(reference.width))
             let decoded = try #require(Self.sparse(data, rows: rows, columns: columns))
-            #expect(decoded.samples == Self.expected(reference, rows: rows, columns: columns), "\(name) rows \(rows) columns \(columns)")
+            #expect(decoded.samples == SparsePixels(sampling: reference, rows: rows, columns: columns).samples, "\(name) rows \(rows) columns \(columns)")
         }
     }
 
@@ -124,7 +111,7 @@ struct JPEGSparseDecoderTests {
             if rgb.contains(where: { $0.0 == label }) {
                 #expect(sparse == nil, "\(label)")
             } else {
-                #expect(sparse?.samples == Self.expected(reference, rows: rows, columns: columns), "\(label)")
+                #expect(sparse?.samples == SparsePixels(sampling: reference, rows: rows, columns: columns).samples, "\(label)")
             }
         }
     }
