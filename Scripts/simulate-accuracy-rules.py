@@ -119,16 +119,25 @@ class DenseCrop:
         return float((1 / (1 + np.exp(-logits[near]))).max()) if any(near) else 0.0
 
 
+def dense_threshold(face):
+    """The dense-crop score a face must reach: DENSE_SMALL_SCORE under DENSE_SMALL_PIXELS wide, else DENSE_LARGE_SCORE."""
+    return DENSE_SMALL_SCORE if max(face["box"][2:] - face["box"][:2]) < DENSE_SMALL_PIXELS else DENSE_LARGE_SCORE
+
+
 def dense_kept(face, dense, image):
-    small = max(face["box"][2:] - face["box"][:2]) < DENSE_SMALL_PIXELS
-    return dense.score(image, face) >= (DENSE_SMALL_SCORE if small else DENSE_LARGE_SCORE)
+    return dense.score(image, face) >= dense_threshold(face)
+
+
+def nearest_fast(face, fast):
+    """Fast mode's face nearest `face` by IoU, and whether it covers it (IoU >= 0.5, the superset line's)."""
+    nearest = max(fast, key=lambda g: ev.iou(g["box"], face["box"]), default=None)
+    return nearest, nearest is not None and ev.iou(nearest["box"], face["box"]) >= 0.5
 
 
 def apply(rule, faces, fast, unturned, dense=None, image=None):
     out = []
     for face in faces:
-        nearest = max(fast, key=lambda g: ev.iou(g["box"], face["box"]), default=None)
-        covered = nearest is not None and ev.iou(nearest["box"], face["box"]) >= 0.5
+        nearest, covered = nearest_fast(face, fast)
         box, mesh = face["box"], face["mesh"]
         if rule == "drop-meshless" and mesh is None and not covered:
             continue
@@ -213,16 +222,14 @@ def main():
         print("== candidates: image | width px | dense-crop score | threshold | label")
         for case in cases:
             faces, image = accurate.get(case["file"], []), picture(case["file"])
-            candidates = [i for i, f in enumerate(faces)
-                          if not any(ev.iou(g["box"], f["box"]) >= 0.5 for g in fast.get(case["file"], []))]
+            candidates = [i for i, f in enumerate(faces) if not nearest_fast(f, fast.get(case["file"], []))[1]]
             # Labelled as evaluate.py counts it: greedy matching of all of accurate mode's faces to the labels.
             matched = set(ev.match(case["boxes"], [(f["box"], None) for f in faces]).values())
             for i in candidates:
                 face = faces[i]
                 width = max(face["box"][2:] - face["box"][:2])
                 label = "labelled" if i in matched else "false" if case["complete"] else "unknown"
-                threshold = DENSE_SMALL_SCORE if width < DENSE_SMALL_PIXELS else DENSE_LARGE_SCORE
-                print(f"{case['file']} | {width:.1f} | {dense.score(image(), face):.3f} | {threshold} | {label}")
+                print(f"{case['file']} | {width:.1f} | {dense.score(image(), face):.3f} | {dense_threshold(face)} | {label}")
         sys.stdout.flush()
 
     for rule in args.rules:
