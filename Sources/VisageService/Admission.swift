@@ -143,9 +143,13 @@ public final class Admission: @unchecked Sendable {
     /// Cancelling the calling task (deadline, client gone, shutdown) returns at once with
     /// `CancellationError`; the work itself stops at its next checkpoint and only then frees its slot, so
     /// no more than `slots` inferences ever run.
+    ///
+    /// `waited` is told, on the inference thread, how long the work waited for its slot and thread.
     public func run<T: Sendable>(
-        deadline: ContinuousClock.Instant, queueing: Bool = true, _ work: @escaping @Sendable (inout Checkpoint) throws -> T
+        deadline: ContinuousClock.Instant, queueing: Bool = true, waited: (@Sendable (Duration) -> Void)? = nil,
+        _ work: @escaping @Sendable (inout Checkpoint) throws -> T
     ) async throws -> (value: T, timings: [StageTiming]) {
+        let asked = ContinuousClock.now
         try await acquireSlot(queueing: queueing)
         let flag = CancellationFlag()
         let box = ResumeOnce<(value: T, timings: [StageTiming])>()
@@ -156,6 +160,7 @@ public final class Admission: @unchecked Sendable {
                 // slot's work behind unrelated blocking work; the slots already bound how many run.
                 self.threads.run {
                     let started = ContinuousClock.now
+                    waited?(started - asked)
                     var checkpoint = Checkpoint(flag: flag, deadline: deadline)
                     let result = Result { () throws -> (value: T, timings: [StageTiming]) in
                         try checkpoint.check()

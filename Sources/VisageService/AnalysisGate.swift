@@ -68,6 +68,7 @@ struct AnalysisGate: Sendable {
         let deadline = context.arrival + self.deadline
         let bodyDeadline = context.arrival + reader.timeout
         let (reader, bodies, admission, body, connection) = (self.reader, self.bodies, self.admission, request.body, context.connection)
+        let (timing, arrival) = (context.timing, context.arrival)
         // The first of the work's answer, the body's timeout, the deadline and the client's leaving. The work
         // is the only task started; the timers and the watch call back (RequestTimers, ConnectionWatch).
         let outcome = ResumeOnce<Response>()
@@ -77,6 +78,7 @@ struct AnalysisGate: Sendable {
                     started.set()
                     let bytes = try await reader.read(body, budget: bodies)
                     arrived.set()
+                    timing.record("body", ContinuousClock.now - arrival)
                     try admission.admit()
                     defer { admission.leave() }
                     outcome.resume(with: .success(try await handle(kind, bytes)))
@@ -106,8 +108,9 @@ struct AnalysisGate: Sendable {
     func run<T: Sendable>(
         _ context: ServiceRequestContext, _ work: @escaping @Sendable (inout Checkpoint) throws -> T
     ) async throws -> (value: T, timings: [StageTiming]) {
-        let result = try await admission.run(deadline: context.arrival + deadline, work)
+        let result = try await admission.run(deadline: context.arrival + deadline, waited: { context.timing.record("queue", $0) }, work)
         metrics.stages(result.timings)
+        context.timing.record(result.timings)
         return result
     }
 }

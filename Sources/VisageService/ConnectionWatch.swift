@@ -12,6 +12,8 @@ final class ConnectionWatch: @unchecked Sendable {
     private let lock = NSLock()
     private var gone = false
     private var onGone: (@Sendable () -> Void)?
+    /// When the head of the request being taken up arrived, until its context takes it or it is answered.
+    private var headArrival: ContinuousClock.Instant?
 
     /// Calls `action` once when the client goes, at once if it already has. One action at a time: a
     /// connection carries one request at a time.
@@ -30,6 +32,21 @@ final class ConnectionWatch: @unchecked Sendable {
     }
 
     var isGone: Bool { lock.withLock { gone } }
+
+    /// Notes that a request's head arrived at `instant` (on the event loop), for its context.
+    func headArrived(at instant: ContinuousClock.Instant?) {
+        lock.withLock { headArrival = instant }
+    }
+
+    /// The arrival ``headArrived(at:)`` noted, once. A pipelined head that arrives before the previous
+    /// request's context was made replaces it (that request then counts from the later arrival, the next
+    /// from its context), and an answer forgets it: an arrival is never carried to a later request.
+    func takeHeadArrival() -> ContinuousClock.Instant? {
+        lock.withLock {
+            defer { headArrival = nil }
+            return headArrival
+        }
+    }
 
     fileprivate func markGone() {
         let action = lock.withLock { () -> (@Sendable () -> Void)? in

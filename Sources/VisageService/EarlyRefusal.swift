@@ -101,9 +101,8 @@ struct EarlyRefusal: Sendable {
 
     /// Counts the refusal as ``ErrorAndMetricsMiddleware`` does, and logs it through ``RefusalLog``. Not
     /// counted in flight: it is answered within this call.
-    func record(route: String, arrival: ContinuousClock.Instant, requestBytes: String?) {
+    func record(route: String, duration: Duration, requestBytes: String?) {
         admission.noteRefusal()
-        let duration = ContinuousClock.now - arrival
         metrics.request(route: route, method: "POST", status: 503, duration: duration)
         metrics.rejected(ErrorCode.overloaded.rawValue)
         refusals.refused(route: route, method: "POST", requestBytes: requestBytes, duration: duration)
@@ -128,9 +127,15 @@ final class EarlyRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var unanswered = 0
     /// The refused request's body is being dropped.
     private var dropping = false
+    /// The connection's watch, told when each head passed on arrived (``ServiceRequestContext/arrival``).
+    private var watch: ConnectionWatch?
 
     init(policy: EarlyRefusal) {
         self.policy = policy
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        watch = ConnectionWatch.of(context.channel)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -140,13 +145,17 @@ final class EarlyRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let arrival = ContinuousClock.now
             if unanswered == 0, let route = policy.refusedRoute(head) {
                 dropping = true
-                context.write(wrapOutboundOut(.head(policy.responseHead())), promise: nil)
+                var response = policy.responseHead()
+                let duration = ContinuousClock.now - arrival
+                response.headerFields[ServerTiming.name] = ServerTiming.entry("total", nanoseconds: ServiceMetrics.nanoseconds(duration))
+                context.write(wrapOutboundOut(.head(response)), promise: nil)
                 context.write(wrapOutboundOut(.body(policy.body)), promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                policy.record(route: route, arrival: arrival, requestBytes: head.headerFields[.contentLength])
+                policy.record(route: route, duration: duration, requestBytes: head.headerFields[.contentLength])
                 return
             }
             unanswered += 1
+            watch?.headArrived(at: arrival)
             context.fireChannelRead(data)
         case .body:
             if !dropping { context.fireChannelRead(data) }
@@ -166,7 +175,10 @@ final class EarlyRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), unanswered > 0 { unanswered -= 1 }
+        if case .end = unwrapOutboundIn(data), unanswered > 0 {
+            unanswered -= 1
+            watch?.headArrived(at: nil)
+        }
         context.write(data, promise: promise)
     }
 }

@@ -5,7 +5,8 @@ import Logging
 import Visage
 
 /// Outermost: every error becomes the one JSON error body, and every answer is counted and logged with
-/// its route pattern, status, size and time: never with anything the request carried.
+/// its route pattern, status, size and time, never with anything the request carried, and carries its
+/// durations in `Server-Timing` (``ServerTiming``).
 struct ErrorAndMetricsMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
     let metrics: ServiceMetrics
@@ -19,7 +20,7 @@ struct ErrorAndMetricsMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         metrics.requestStarted()
         defer { metrics.requestEnded() }
-        let response: Response
+        var response: Response
         var code: String?
         do {
             response = try await next(request, context)
@@ -37,6 +38,7 @@ struct ErrorAndMetricsMiddleware: RouterMiddleware {
         }
         let route = context.endpointPath ?? "unmatched"
         let duration = ContinuousClock.now - context.arrival
+        response.headers[ServerTiming.name] = context.timing.header(total: duration)
         metrics.request(route: route, method: request.method.rawValue, status: response.status.code, duration: duration)
         if let code, Self.countedRejections.contains(code) {
             metrics.rejected(code)

@@ -3,22 +3,25 @@ import HummingbirdWebSocket
 import Foundation
 
 /// Per-request state: when the request arrived (its deadline counts from there), its connection's
-/// watch (a client that goes cancels its work) and the WebSocket upgrade reference Hummingbird needs
-/// for `/v1/track`.
+/// watch (a client that goes cancels its work), the durations its `Server-Timing` header reports and the
+/// WebSocket upgrade reference Hummingbird needs for `/v1/track`.
 public struct ServiceRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The upgrade reference, until ``releaseWebSocket()``.
     public var webSocket: WebSocketHandlerReference<ServiceRequestContext> { upgrade.reference ?? .init() }
-    /// When the request's head arrived.
+    /// When the request's head arrived on the event loop (``EarlyRefusalHandler`` notes it), so the wait
+    /// for a thread to take the request up counts too; when the context was made where nothing noted it.
     public let arrival: ContinuousClock.Instant
     /// Nil where no ``ConnectionWatchHandler`` is in the channel (HummingbirdTesting's router mode).
     let connection: ConnectionWatch?
+    /// Shared by every copy of the context.
+    let timing = ServerTiming()
     private let upgrade = UpgradeSlot()
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        arrival = .now
         connection = ConnectionWatch.of(source.channel)
+        arrival = connection?.takeHeadArrival() ?? .now
     }
 
     /// Lets go of the upgrade reference once the WebSocket handler runs. HummingbirdWebSocket (2.8.1) keeps

@@ -17,8 +17,10 @@ struct OpenAPIDocument: @unchecked Sendable {
         return OpenAPIDocument(root: try! Yams.load(yaml: text) as! [String: Any])
     }()
 
-    /// Problems with a response to `method path`: an empty list when it matches the document.
-    func problems(method: String, path: String, status: Int, contentType: String?, body: Data) -> [String] {
+    /// Problems with a response to `method path`: an empty list when it matches the document. With
+    /// `headers` (name → value), the response's documented headers are checked too: a required one must be
+    /// there, and each one there must match its schema (`pattern`, `integer`, `minimum`).
+    func problems(method: String, path: String, status: Int, contentType: String?, body: Data, headers: [String: String]? = nil) -> [String] {
         guard let paths = root["paths"] as? [String: Any], let item = paths[path] as? [String: Any],
               let operation = item[method.lowercased()] as? [String: Any],
               let responses = operation["responses"] as? [String: Any]
@@ -26,7 +28,36 @@ struct OpenAPIDocument: @unchecked Sendable {
         guard let response = responses["\(status)"].map(resolve) as? [String: Any] else {
             return ["\(method) \(path): status \(status) is not documented"]
         }
-        guard let content = response["content"] as? [String: Any] else { return [] }
+        let headerProblems = headers.map { self.headerProblems(response, headers: $0, at: "\(method) \(path) \(status)") } ?? []
+        guard let content = response["content"] as? [String: Any] else { return headerProblems }
+        return headerProblems + bodyProblems(content, method: method, path: path, status: status, contentType: contentType, body: body)
+    }
+
+    private func headerProblems(_ response: [String: Any], headers: [String: String], at place: String) -> [String] {
+        var problems: [String] = []
+        for (name, node) in response["headers"] as? [String: Any] ?? [:] {
+            guard let header = resolve(node) as? [String: Any] else { continue }
+            guard let value = headers.first(where: { $0.key.lowercased() == name.lowercased() })?.value else {
+                if header["required"] as? Bool == true { problems.append("\(place): header \(name) is missing") }
+                continue
+            }
+            let schema = resolve(header["schema"] ?? [:]) as? [String: Any] ?? [:]
+            if let pattern = schema["pattern"] as? String,
+               value.range(of: pattern, options: .regularExpression) == nil {
+                problems.append("\(place): header \(name) '\(value)' does not match \(pattern)")
+            }
+            if schema["type"] as? String == "integer" {
+                if let number = Int(value) {
+                    if let minimum = schema["minimum"] as? Int, number < minimum { problems.append("\(place): header \(name) \(number) < \(minimum)") }
+                } else {
+                    problems.append("\(place): header \(name) '\(value)' is not an integer")
+                }
+            }
+        }
+        return problems
+    }
+
+    private func bodyProblems(_ content: [String: Any], method: String, path: String, status: Int, contentType: String?, body: Data) -> [String] {
         let type = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         guard let media = content[type] as? [String: Any] ?? content.first(where: { type.hasPrefix($0.key.replacingOccurrences(of: "*", with: "")) })?.value as? [String: Any]
         else { return ["\(method) \(path) \(status): media type '\(type)' is not documented"] }

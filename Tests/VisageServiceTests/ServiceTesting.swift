@@ -123,11 +123,13 @@ enum ServiceTesting {
         return error["code"] as? String
     }
 
-    /// Expects `response` to be documented for `method path` in the OpenAPI document, body included.
+    /// Expects `response` to be documented for `method path` in the OpenAPI document, body and headers
+    /// (`Server-Timing`, `Retry-After`) included.
     static func expectDocumented(_ response: TestResponse, _ method: String, _ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let headers = Dictionary(response.headers.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { first, _ in first })
         let problems = OpenAPIDocument.shared.problems(
             method: method, path: path, status: Int(response.status.code), contentType: response.headers[.contentType],
-            body: Data(buffer: response.body))
+            body: Data(buffer: response.body), headers: headers)
         #expect(problems.isEmpty, "\(problems)", sourceLocation: sourceLocation)
     }
 
