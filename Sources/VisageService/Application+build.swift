@@ -43,7 +43,7 @@ public func buildApplication(
     let refusals = RefusalLog(logger: logger)
     let earlyRefusal = EarlyRefusal(
         admission: admission, routes: analysisRoutes, maxBodyBytes: configuration.maxBodyBytes, apiKey: configuration.apiKey,
-        metrics: metrics, refusals: refusals)
+        metrics: metrics, refusals: refusals, refusalPause: configuration.refusalPause)
 
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: ErrorAndMetricsMiddleware(metrics: metrics, refusals: refusals))

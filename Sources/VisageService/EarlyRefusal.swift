@@ -28,9 +28,15 @@ struct EarlyRefusal: Sendable {
     let body: ByteBuffer
     let retryAfter: String
     let status: HTTPResponse.Status
+    /// How long a connection answered 503 with `Retry-After` is not read again (``ServiceConfiguration/refusalPause``).
+    let refusalPause: TimeAmount?
 
-    init(admission: Admission, routes: [AnalysisRoute], maxBodyBytes: Int, apiKey: String?, metrics: ServiceMetrics, refusals: RefusalLog) {
+    init(
+        admission: Admission, routes: [AnalysisRoute], maxBodyBytes: Int, apiKey: String?, metrics: ServiceMetrics, refusals: RefusalLog,
+        refusalPause: Duration? = nil
+    ) {
         (self.admission, self.maxBodyBytes, self.metrics, self.refusals) = (admission, maxBodyBytes, metrics, refusals)
+        self.refusalPause = refusalPause.map { .nanoseconds(ServiceMetrics.nanoseconds($0)) }
         self.routes = Dictionary(routes.map { ($0.path, $0.kinds) }, uniquingKeysWith: { first, _ in first })
         self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
         let error = admission.overloaded()
@@ -112,6 +118,12 @@ struct EarlyRefusal: Sendable {
 /// Answers ``EarlyRefusal``'s 503s on the event loop and drops the refused request's body there, never
 /// handing it to Hummingbird; every other request passes through untouched.
 ///
+/// After any 503 with `Retry-After` on its connection (early or ordinary), it holds the connection's reads
+/// for ``EarlyRefusal/refusalPause``: the answer goes at once, but what the client sends next waits in the
+/// socket until the pause ends (a read asked meanwhile is scheduled for then). A client that honours
+/// `Retry-After` never meets it; one that resends at once, as wrk does, is slowed to one request per pause
+/// per connection, so a retry storm cannot take the cores the inferences need.
+///
 /// It refuses only between requests, when every request it passed on has been answered, so answers stay
 /// in request order (HTTP/1.1 pipelining). It sits after Hummingbird's `HTTPConnectionStateHandler`
 /// (``EarlyRefusalInstaller`` puts it there), so that handler sees the refused request and its answer
@@ -129,6 +141,9 @@ final class EarlyRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var dropping = false
     /// The connection's watch, told when each head passed on arrived (``ServiceRequestContext/arrival``).
     private var watch: ConnectionWatch?
+    /// Reads wait until then (``EarlyRefusal/refusalPause``); a read asked meanwhile is scheduled for then.
+    private var pausedUntil: NIODeadline?
+    private var pendingRead: Scheduled<Void>?
 
     init(policy: EarlyRefusal) {
         self.policy = policy
@@ -152,6 +167,7 @@ final class EarlyRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 context.write(wrapOutboundOut(.body(policy.body)), promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 policy.record(route: route, duration: duration, requestBytes: head.headerFields[.contentLength])
+                pause()
                 return
             }
             unanswered += 1
@@ -170,14 +186,47 @@ final class EarlyRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelReadComplete(context: ChannelHandlerContext) {
         // What is dropped never reaches the request stream, whose demand would ask for the next read.
-        if dropping { context.read() }
+        if dropping { read(context: context) }
         context.fireChannelReadComplete()
     }
 
+    /// Holds the reads for the refusal pause, from now.
+    private func pause() {
+        if let pause = policy.refusalPause { pausedUntil = .now() + pause }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if let until = pausedUntil {
+            guard NIODeadline.now() >= until else {
+                if pendingRead == nil {
+                    pendingRead = context.eventLoop.assumeIsolated().scheduleTask(deadline: until) {
+                        self.pendingRead = nil
+                        self.read(context: context)
+                    }
+                }
+                return
+            }
+            pausedUntil = nil
+        }
+        context.read()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        pendingRead?.cancel()
+        pendingRead = nil
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), unanswered > 0 {
+        switch unwrapOutboundIn(data) {
+        case .head(let head) where head.status == .serviceUnavailable && head.headerFields[.retryAfter] != nil:
+            // The ordinary path's 503s of a full service (places filled while the body arrived, the queue's
+            // timeout, the bodies' budget) pause the connection as the early ones do.
+            pause()
+        case .end where unanswered > 0:
             unanswered -= 1
             watch?.headArrived(at: nil)
+        default:
+            break
         }
         context.write(data, promise: promise)
     }

@@ -38,6 +38,13 @@ public struct ServiceConfiguration: Sendable {
     /// cost 12–25 % of the 200s; with `--queue 4` it cut the p99 from ≤ 25 to ≤ 20 ms (storm ≤ 45 → 28 ms)
     /// for 18 % of the 200s (`Scripts/benchmark-serve.py`, quiet, 2026-11-27 16:17–16:20 UTC).
     public var overloadWindow: Duration? = nil
+    /// How long a connection just answered 503 with `Retry-After` (a full service) is not read again. The
+    /// 503 itself goes at once; a client that resends on that connection sooner, ignoring `Retry-After`, is
+    /// read when the pause ends. A closed-loop client resending each 503 at once (wrk) otherwise turns
+    /// every refused connection into about 6,000 refusals a second on 2 cores, each costing the server about
+    /// 100 µs and the client about 50 µs, which the inferences lose (docs/benchmarks/service.md, session 19).
+    /// Nil reads at once.
+    public var refusalPause: Duration? = .milliseconds(3)
     /// `Retry-After` of a 503, seconds.
     public var retryAfterSeconds = 1
     /// Time from a request's arrival to its answer; 504 after it.

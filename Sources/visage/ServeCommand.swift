@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("While more than half of the requests of the last window were refused, the queue is closed (a request is then admitted only when an inference is free, so accepted requests never wait under overload): the window in milliseconds (1000 is a good start; pays with a long --queue), or `none` (default: the queue stays open).", valueName: "MS|none"))
     var overloadWindow = "none"
 
+    @Option(help: ArgumentHelp("After a 503 with Retry-After, the connection is not read again for this long: milliseconds, or `none` (a client that resends at once, ignoring Retry-After, waits that long, so a retry storm cannot take the cores from the inferences; the 503 itself goes at once).", valueName: "MS|none"))
+    var refusalPause = "3"
+
     @Option(help: ArgumentHelp("Seconds from a request's arrival to its answer; 504 after.", valueName: "SECONDS"))
     var deadline = 10.0
 
@@ -81,6 +84,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard Self.overloadWindow(overloadWindow) != nil else {
             throw ValidationError("--overload-window \(overloadWindow) must be `none` or milliseconds in [0, 3600000]")
         }
+        guard Self.overloadWindow(refusalPause) != nil else {
+            throw ValidationError("--refusal-pause \(refusalPause) must be `none` or milliseconds in [0, 3600000]")
+        }
         for (name, value) in [("--deadline", deadline), ("--body-timeout", bodyTimeout), ("--drain-timeout", drainTimeout ?? 1)]
         where !(value.isFinite && value > 0 && value <= 3600) {
             throw ValidationError("\(name) \(value) must be in (0, 3600] seconds")
@@ -97,6 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.queueLength = queue
         configuration.queueTimeout = Self.queueTimeout(queueTimeout) ?? QueueTimeout.none
         configuration.overloadWindow = Self.overloadWindow(overloadWindow) ?? nil
+        configuration.refusalPause = Self.overloadWindow(refusalPause) ?? nil
         configuration.requestDeadline = .milliseconds(Int64(deadline * 1000))
         configuration.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
         configuration.maxConnections = maxConnections
@@ -141,7 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// `--overload-window`'s value (`.some(nil)` for `none`), or nil when it is not one.
+    /// `--overload-window`'s (and `--refusal-pause`'s) value (`.some(nil)` for `none`), or nil when it is not one.
     static func overloadWindow(_ text: String) -> Duration?? {
         text == "none" ? .some(nil) : duration(milliseconds: text).map { .some($0) }
     }

@@ -204,6 +204,34 @@ import VisageService
         }
     }
 
+    /// After a 503 with `Retry-After`, the connection is not read for the refusal pause: a request resent
+    /// at once is answered when the pause ends (still 503 here: the place stays taken), while another
+    /// connection's request is refused at once meanwhile; with no pause the resent request is refused at once.
+    @available(macOS 15, *)
+    @Test(arguments: [true, false]) func aConnectionJustRefusedIsNotReadForThePause(paused: Bool) async throws {
+        let pause = Duration.milliseconds(2000)
+        try await Self.withTheOnlyPlaceTaken(holding: .milliseconds(4000), configure: { $0.refusalPause = paused ? pause : nil }) { _, port, busy, _ in
+            let refused = try RawConnection(port: port)
+            refused.send(Self.tinyRequest)
+            #expect(await refused.response().hasPrefix("HTTP/1.1 503"))
+            let resent = ContinuousClock.now
+            refused.send(Self.tinyRequest)
+            let other = try RawConnection(port: port)
+            other.send(Self.tinyRequest)
+            #expect(await other.response().hasPrefix("HTTP/1.1 503"))
+            #expect(ContinuousClock.now - resent < pause * 0.9, "another connection is not paused")
+            let again = await refused.response()
+            let waited = ContinuousClock.now - resent
+            #expect(again.hasPrefix("HTTP/1.1 503"), "\(again.prefix(200))")
+            if paused {
+                #expect(waited >= pause * 0.9, "answered after \(waited)")
+            } else {
+                #expect(waited < pause * 0.9, "answered after \(waited)")
+            }
+            #expect(await busy.response().hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
     /// A refusal of a small body (up to 256 KiB) reads the body and keeps the connection: reading 68 KB
     /// costs the server less than the client's next connection. Two refusals on one connection.
     @available(macOS 15, *)

@@ -99,8 +99,9 @@ import Testing
     /// the flag named) before a port is opened; `--help` lists them.
     @Test func admissionFlagsAreChecked() throws {
         let help = try CLI.run(["serve", "--help"]).stdout
-        for flag in ["--queue", "--queue-timeout", "--overload-window", "--drain-timeout"] { #expect(help.contains(flag), "\(flag)") }
-        for (flag, value) in [("--overload-window", "soon"), ("--overload-window", "-1"), ("--queue-timeout", "never"), ("--queue", "-1"),
+        for flag in ["--queue", "--queue-timeout", "--overload-window", "--refusal-pause", "--drain-timeout"] { #expect(help.contains(flag), "\(flag)") }
+        for (flag, value) in [("--overload-window", "soon"), ("--overload-window", "-1"), ("--refusal-pause", "later"), ("--refusal-pause", "-3"),
+                              ("--queue-timeout", "never"), ("--queue", "-1"),
                               ("--drain-timeout", "0"), ("--drain-timeout", "nan")] {
             let result = try CLI.run(["serve", "--port", "0", "\(flag)=\(value)"])
             #expect(result.status == 2, "\(flag) \(value): \(result.status)")
