@@ -15,10 +15,15 @@ connections, closed loop: every place used, nothing refused), whose 200s/s are R
 - closed-loop storm: wrk at 4 × (inferences + queue) connections resending each answer's request at once,
   503s included (about 12 × R offered), for comparison with earlier figures.
 
-For each: answers/s and 200s/s, the accepted requests' p99 from the server's own duration histogram
-(bucket bound) and from the client, the 503s within 5 ms, peak RSS, and every status seen. Every run
-also reports the CPU the server and wrk each used (cores: CPU seconds per second, from /proc and the
-children's rusage), since wrk shares the cores it measures.
+For each: answers/s and 200s/s, the accepted requests' p99 from the server and from the client (and its
+ratio to the unloaded p99s), the 503s within 5 ms, peak RSS, and every status seen. The server's figures
+are each answer's own `Server-Timing` header, which the Lua scripts keep per answer (total from the
+request head's arrival to the answer, to the microsecond; the duration histogram's millisecond buckets are
+printed beside as a check), split into the wait for an inference slot (queue), the pipeline's stages
+(inference) and receiving the body. Every run also reports the CPU the server and wrk each used (cores:
+CPU seconds per second, from /proc and the children's rusage), since wrk shares the cores it measures,
+and the runs with 503s what each cost: the server's CPU beyond that of its 200s at capacity, per 503, and
+wrk's per answer. `--connections ''` runs the overload part alone.
 
 The MediaPipe service is Flask under gunicorn with 2 sync workers (one per core here), each holding one
 FaceDetector; it decodes with Pillow. Both servers get the same cores; wrk runs on the same machine.
@@ -49,16 +54,20 @@ CONNECTIONS = [1, 2, 8, 64]
 WRK_SCRIPT = """
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "image/jpeg"
-local f = io.open("%s", "rb"); wrk.body = f:read("*a"); f:close()
+local f = io.open("%(photo)s", "rb"); wrk.body = f:read("*a"); f:close()
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
-function init(args) statuses = {} end
-function response(status, headers, body) statuses[status] = (statuses[status] or 0) + 1 end
+function init(args) statuses = {}; timings = {} end
+function response(status, headers, body)
+  statuses[status] = (statuses[status] or 0) + 1
+  %(keep_timing)s
+end
 function done(summary, latency, requests)
   local merged = {}
   for _, t in ipairs(threads) do
     for status, n in pairs(t:get("statuses")) do merged[tostring(status)] = (merged[tostring(status)] or 0) + n end
   end
+  %(write_timings)s
   local parts = {}
   for status, n in pairs(merged) do table.insert(parts, string.format('"%%s": %%d', status, n)) end
   local e = summary.errors
@@ -88,7 +97,7 @@ local threads = {}
 local seed = 1
 function setup(thread) thread:set("seed", seed); seed = seed + 1; table.insert(threads, thread) end
 function init(args)
-  statuses = {}; sent = 0; backoffs = 0; waits = {}; start = nil
+  statuses = {}; timings = {}; sent = 0; backoffs = 0; waits = {}; start = nil
   rate = %(rate)f; connections = %(connections)d; honour = %(honour)s
   math.randomseed(seed * 7919)
 end
@@ -99,6 +108,7 @@ function request()
 end
 function response(status, headers, body)
   statuses[status] = (statuses[status] or 0) + 1
+  %(keep_timing)s
   if honour and status == 503 then
     table.insert(waits, tonumber(headers["Retry-After"] or headers["retry-after"] or "1") or 1)
   end
@@ -118,6 +128,7 @@ function done(summary, latency, requests)
     for status, n in pairs(t:get("statuses")) do merged[tostring(status)] = (merged[tostring(status)] or 0) + n end
     waited = waited + t:get("backoffs")
   end
+  %(write_timings)s
   local parts = {}
   for status, n in pairs(merged) do table.insert(parts, string.format('"%%s": %%d', status, n)) end
   local ok, all = merged["200"] or 0, summary.requests
@@ -134,6 +145,66 @@ function done(summary, latency, requests)
     e.connect + e.read + e.write + e.timeout, e.connect, e.read, e.write, e.timeout, waited, table.concat(parts, ", "), table.concat(q, ", ")))
 end
 """
+
+# Each answer's Server-Timing header (the service's own durations, to the microsecond: ServerTiming.swift),
+# kept per thread with its status and written out by done(), one answer a line, for timing_stats().
+KEEP_TIMING = '''local timing = headers["Server-Timing"] or headers["server-timing"]
+  if timing then timings[#timings + 1] = status .. " " .. timing end'''
+WRITE_TIMINGS = '''local out = io.open("%s", "w")
+  for _, t in ipairs(threads) do
+    for _, line in ipairs(t:get("timings")) do out:write(line, "\\n") end
+  end
+  out:close()'''
+
+
+def lua_fragments(timings_path):
+    return {"keep_timing": KEEP_TIMING, "write_timings": WRITE_TIMINGS % timings_path}
+
+
+def read_timings(path):
+    """The answers' Server-Timing entries written by a wrk run: {status: [{name: ms}]}."""
+    answers = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                status, _, header = line.strip().partition(" ")
+                entries = {}
+                for part in header.split(","):
+                    name, _, params = part.strip().partition(";")
+                    duration = re.search(r"dur=([0-9.]+)", params)
+                    if duration:
+                        entries[name] = float(duration.group(1))
+                answers.setdefault(status, []).append(entries)
+        os.remove(path)
+    except OSError:
+        pass
+    return answers
+
+
+def exact_quantile(values, q):
+    """The nearest-rank quantile: the smallest value with at least q of them at or under it."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, int(-(-q * len(ordered) // 1)) - 1))]
+
+
+def timing_stats(answers, status="200"):
+    """Quantiles of each Server-Timing entry over the answers with `status` (ms), and `inference`: the
+    pipeline's stages summed (every entry but body, queue and total)."""
+    rows = answers.get(status, [])
+    names = {}
+    for entries in rows:
+        for name in entries:
+            names.setdefault(name, None)
+    stats = {"count": len(rows)}
+    series = {name: [e[name] for e in rows if name in e] for name in names}
+    series["inference"] = [sum(v for k, v in e.items() if k not in ("body", "queue", "total")) for e in rows]
+    for name, values in series.items():
+        stats[name] = {"p50": exact_quantile(values, 0.5), "p99": exact_quantile(values, 0.99),
+                       "max": max(values) if values else float("nan"), "n": len(values)}
+    return stats
+
 
 MEDIAPIPE_APP = """
 import io, json, threading
@@ -241,6 +312,7 @@ def wrk(url, connections, duration, script):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     result["client_cpu"] = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) / result["seconds"]
     result["rps"] = result["requests"] / result["seconds"]
+    result["timings"] = read_timings(script + ".timings")
     # Answered with faces: 503s are cheap and would inflate the rate.
     result["ok_rps"] = result["statuses"].get("200", 0) / result["seconds"]
     return result
@@ -264,10 +336,11 @@ def run_load(name, url, pids, duration, script, metrics_port=None):
         result["load"] = load_average()
         served = ""
         if metrics_port:
-            # The 200s alone, as the server timed them (bucket bound): wrk's p99 mixes in the 503s.
+            # The 200s alone, as the server timed each (Server-Timing total): wrk's p99 mixes in the 503s.
+            # The histogram's bucket bound beside it, as a check of the header against the metric.
             accepted = difference(histogram(metrics(metrics_port), 200), histogram(before, 200))
-            result["p99_200_server"] = quantile(accepted, 0.99) * 1e3
-            served = f"  p99 of 200s (server) ≤ {result['p99_200_server']:.1f} ms"
+            result["p99_200_server"] = timing_stats(result["timings"])["total"]["p99"] if "200" in result["timings"] else float("nan")
+            served = f"  p99 of 200s (server) {result['p99_200_server']:.2f} ms (histogram ≤ {quantile(accepted, 0.99) * 1e3:.0f})"
         rows.append(result)
         print(f"{name:9} c={connections:<3} {result['ok_rps']:8.1f} 200s/s ({result['rps']:.1f} answers/s)  p50 {result['p50']:8.2f} ms  p99 {result['p99']:8.2f} ms{served}  "
               f"statuses {result['statuses']}  socket errors {result['errors']}  peak RSS {result['rss_mib']:.0f} MiB  "
@@ -337,10 +410,18 @@ def overload(port, pids, script, work, sweep, places, args):
     quiet = measured(port, pids, lambda: wrk(url, 1, args.duration, script))
     full = measured(port, pids, lambda: wrk(url, places, args.duration, script))
     rate = args.overload_factor * full["ok_rps"]
-    print(f"\nunloaded  c=1   {quiet['ok_rps']:8.1f} 200s/s  p99 {quiet['p99']:.2f} ms (client), ≤ {quantile(quiet['accepted'], 0.99) * 1e3:.0f} ms (server)  "
-          f"statuses {quiet['statuses']}  CPU: server {quiet['server_cpu']:.2f}, wrk {quiet['client_cpu']:.2f} cores  load {quiet['load']}", flush=True)
-    print(f"capacity  c={places:<3} {full['ok_rps']:8.1f} 200s/s = R  p99 {full['p99']:.2f} ms (client), ≤ {quantile(full['accepted'], 0.99) * 1e3:.0f} ms (server)  "
-          f"statuses {full['statuses']}  CPU: server {full['server_cpu']:.2f}, wrk {full['client_cpu']:.2f} cores  peak RSS {full['rss_mib']:.0f} MiB  load {full['load']}", flush=True)
+    # The unloaded p99s the overload runs are held against: the server's (each 200's Server-Timing total,
+    # exact) and the client's (wrk's, over 200s only here: nothing is refused at one connection or at capacity).
+    base = {name: timing_stats(r["timings"])["total"]["p99"] for name, r in [("quiet", quiet), ("full", full)]}
+    for label, c, r, key in [("unloaded", 1, quiet, "quiet"), ("capacity", places, full, "full")]:
+        stats = timing_stats(r["timings"])
+        print(("\n" if key == "quiet" else "") +
+              f"{label:9} c={c:<3} {r['ok_rps']:8.1f} 200s/s{' = R' if key == 'full' else ''}  p99 {r['p99']:.2f} ms (client), {base[key]:.2f} ms (server; "
+              f"histogram ≤ {quantile(r['accepted'], 0.99) * 1e3:.0f} ms), p50 {stats['total']['p50']:.2f} ms (server); "
+              f"server p99s of queue {stats.get('queue', {}).get('p99', 0):.2f}, inference {stats['inference']['p99']:.2f}, body {stats.get('body', {}).get('p99', 0):.2f} ms  "
+              f"statuses {r['statuses']}  CPU: server {r['server_cpu']:.2f}, wrk {r['client_cpu']:.2f} cores  peak RSS {r['rss_mib']:.0f} MiB  load {r['load']}", flush=True)
+    # A 200's server CPU at capacity, to tell what the 503s of a run cost beside its 200s.
+    cpu_per_ok = full["server_cpu"] * full["seconds"] / max(1, full["statuses"].get("200", 0))
     threads = 2
     connections = args.overload_connections
     runs = []
@@ -348,13 +429,15 @@ def overload(port, pids, script, work, sweep, places, args):
         paced = os.path.join(work, f"paced-{honour}.lua")
         with open(paced, "w") as f:
             f.write(PACED_SCRIPT % {"photo": PHOTO, "rate": rate / threads, "connections": connections // threads,
-                                    "honour": "true" if honour else "false", "delay_start": "function delay()", "delay_end": "end"})
+                                    "honour": "true" if honour else "false", "delay_start": "function delay()", "delay_end": "end",
+                                    **lua_fragments(paced + ".timings")})
         runs.append((label, connections, measured(port, pids, lambda: wrk(url, connections, args.duration, paced))))
     storm = 4 * places
     closed = os.path.join(work, "storm.lua")
     with open(closed, "w") as f:
         # No delay(): each answer's connection sends again at once, a 503's too.
-        f.write(PACED_SCRIPT % {"photo": PHOTO, "rate": 1.0, "connections": 1, "honour": "false", "delay_start": "local function unused()", "delay_end": "end"})
+        f.write(PACED_SCRIPT % {"photo": PHOTO, "rate": 1.0, "connections": 1, "honour": "false", "delay_start": "local function unused()", "delay_end": "end",
+                                **lua_fragments(closed + ".timings")})
     runs.append(("closed-loop storm", storm, measured(port, pids, lambda: wrk(url, storm, args.duration, closed))))
     print(f"overload: {args.overload_factor:g} × R = {rate:.0f} requests/s offered by {connections} Poisson clients "
           f"(open loop, then waiting out Retry-After), and wrk's closed loop at 4 × {places} places = {storm} connections, "
@@ -362,19 +445,32 @@ def overload(port, pids, script, work, sweep, places, args):
     for label, c, r in runs:
         split = r.get("split", {})
         others = {s: n for s, n in r["statuses"].items() if s not in ("200", "503")}
-        accepted_server = quantile(r["accepted"], 0.99) * 1e3
-        within = bucket_share(r["refused"], 0.005)
-        client = (f"client ≈ {split['ok99']:.2f} ms" if "ok99" in split else "client n/a")
+        stats = timing_stats(r["timings"])
+        refused = r["timings"].get("503", [])
+        accepted = stats["total"]["p99"]
+        refused_totals = [e["total"] for e in refused if "total" in e]
+        within = sum(1 for t in refused_totals if t <= 5.0) / len(refused_totals) if refused_totals else float("nan")
+        client = f"client ≈ {split['ok99']:.2f} ms ({split['ok99'] / quiet['p99']:.2f}× the unloaded client p99)" if "ok99" in split else "client n/a"
         refusal_client = f", client p99 ≈ {split['refused99']:.2f} ms" if "refused99" in split else ""
-        print(f"  {label:17} c={c:<3} {r['rps']:7.0f} answers/s, {r['ok_rps']:6.0f} 200s/s  accepted p99: server ≤ {accepted_server:.0f} ms, {client}"
-              f" ({accepted_server / 1e3 / quantile(quiet['accepted'], 0.99):.1f}× and {accepted_server / 1e3 / quantile(full['accepted'], 0.99):.1f}× the unloaded server p99s)"
-              f"  503s: {r['statuses'].get('503', 0)}, {within * 100:.2f} % within 5 ms (server){refusal_client}"
+        ok, no = r["statuses"].get("200", 0), r["statuses"].get("503", 0)
+        server_seconds, client_seconds = r["server_cpu"] * r["seconds"], r["client_cpu"] * r["seconds"]
+        per_refusal = (f"; CPU per 503 ≈ {(server_seconds - ok * cpu_per_ok) / no * 1e6:.0f} µs server (beyond the 200s at capacity's "
+                       f"{cpu_per_ok * 1e3:.2f} ms each), {client_seconds / max(1, ok + no) * 1e6:.0f} µs wrk per answer") if no >= 10 * ok else ""
+        # (only where 503s outnumber 200s tenfold: with fewer, a 200's own cost moving a few % swamps theirs)
+        print(f"  {label:17} c={c:<3} {r['rps']:7.0f} answers/s, {r['ok_rps']:6.0f} 200s/s  accepted p99: server {accepted:.2f} ms "
+              f"= {accepted / base['quiet']:.2f}× the unloaded {base['quiet']:.2f} ms ({'within' if accepted <= 2 * base['quiet'] else 'OVER'} 2×; "
+              f"{accepted / base['full']:.2f}× capacity's), {client}; server p99s of queue {stats.get('queue', {}).get('p99', 0):.2f}, "
+              f"inference {stats['inference']['p99']:.2f}, body {stats.get('body', {}).get('p99', 0):.2f} ms, p50 total {stats['total']['p50']:.2f} ms"
+              f"  503s: {no}, {within * 100:.2f} % within 5 ms (server), server p99 {exact_quantile(refused_totals, 0.99):.3f} ms, "
+              f"max {max(refused_totals, default=float('nan')):.2f} ms{refusal_client}"
               + (f", {r['backoffs']} waits of Retry-After" if r.get("backoffs") else "")
-              + f"  other statuses {others or 'none'}  socket errors {r['errors']}  CPU: server {r['server_cpu']:.2f}, wrk {r['client_cpu']:.2f} cores"
+              + f"  other statuses {others or 'none'}  socket errors {r['errors']}  CPU: server {r['server_cpu']:.2f}, wrk {r['client_cpu']:.2f} cores{per_refusal}"
               + f"  peak RSS {r['rss_mib']:.0f} MiB "
               f"({'under' if r['rss_mib'] <= args.rss_bound else 'OVER'} the {args.rss_bound} MiB bound)  load {r['load']}", flush=True)
-    print("  (server p99s are histogram bucket bounds; the client's accepted p99 takes the slowest answers as the 200s, "
-          "true when every 503 is answered faster than every 200, which the server's histograms show)", flush=True)
+    print("  (server figures are each answer's Server-Timing header, exact to the microsecond: total from the head's arrival on the "
+          "event loop to the answer ready to write; queue is the wait for an inference slot, inference the pipeline's stages; the "
+          "client's accepted p99 takes the slowest answers as the 200s, true when every 503 is answered faster than every 200)", flush=True)
+    return {"unloaded": quiet, "capacity": full, "base": base, "cpu_per_ok": cpu_per_ok, **{label: r for label, _, r in runs}}
 
 
 def main():
@@ -385,8 +481,9 @@ def main():
     parser.add_argument("--queue", type=int, help="visage serve --queue (default: the service's own, half the core count)")
     parser.add_argument("--queue-timeout", help="visage serve --queue-timeout: ms, auto or none (default: the service's own, none)")
     parser.add_argument("--overload-window", help="visage serve --overload-window: ms or none (default: the service's own, none)")
+    parser.add_argument("--refusal-pause", help="visage serve --refusal-pause: ms or none (default: the service's own, 3)")
     parser.add_argument("--connections", default=",".join(map(str, CONNECTIONS)),
-                        help="wrk connection counts, comma-separated (default %(default)s)")
+                        help="wrk connection counts, comma-separated (default %(default)s; empty: only the overload runs)")
     parser.add_argument("--overload-factor", type=float, default=4.0, help="offered rate in the overload runs, × R (default %(default)s)")
     parser.add_argument("--overload-connections", type=int, default=128,
                         help="Poisson clients offering it (default %(default)s: enough that pacing, not answers, sets the rate)")
@@ -395,7 +492,7 @@ def main():
     parser.add_argument("--binary", help="a visage built before (say, a copy of an earlier commit's, to compare two in one window); "
                         "default: build the release product")
     args = parser.parse_args()
-    CONNECTIONS[:] = [int(c) for c in args.connections.split(",")]
+    CONNECTIONS[:] = [int(c) for c in args.connections.split(",") if c.strip()]
     if not shutil.which("wrk"):
         raise SystemExit("needs wrk: apt-get install wrk")
 
@@ -408,7 +505,7 @@ def main():
     work = tempfile.mkdtemp(prefix="visage-benchmark-serve-")
     script = os.path.join(work, "post.lua")
     with open(script, "w") as f:
-        f.write(WRK_SCRIPT % PHOTO)
+        f.write(WRK_SCRIPT % dict(photo=PHOTO, **lua_fragments(script + ".timings")))
     print(f"machine: {cores} cores, load average {load_average()} (shared with other work while this runs: compare only the ratios of one run); "
           f"image {os.path.basename(PHOTO)} 640×480 JPEG, {os.path.getsize(PHOTO)} bytes; {args.duration} s per run", flush=True)
 
@@ -418,11 +515,13 @@ def main():
     command = [binary, "serve", "--port", str(port)] + ([] if args.queue is None else ["--queue", str(args.queue)])
     command += [] if args.queue_timeout is None else ["--queue-timeout", args.queue_timeout]
     command += [] if args.overload_window is None else ["--overload-window", args.overload_window]
+    command += [] if args.refusal_pause is None else ["--refusal-pause", args.refusal_pause]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_ready(f"http://127.0.0.1:{port}/readyz")
         idle = rss_kib([server.pid]) / 1024
-        timeout = f", queue timeout {args.queue_timeout or 'none'}, overload window {args.overload_window or 'none'}"
+        timeout = (f", queue timeout {args.queue_timeout or 'none'}, overload window {args.overload_window or 'none'}, "
+                   f"refusal pause {args.refusal_pause or 3} ms")
         print(f"visage serve: {cores} inferences, queue {queue}{timeout}; RSS when ready {idle:.0f} MiB", flush=True)
         visage = run_load("visage", f"http://127.0.0.1:{port}/v1/faces", [server.pid], args.duration, script, metrics_port=port)
 
