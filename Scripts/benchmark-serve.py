@@ -450,6 +450,11 @@ def overload(port, pids, script, work, sweep, places, args):
         accepted = stats["total"]["p99"]
         refused_totals = [e["total"] for e in refused if "total" in e]
         within = sum(1 for t in refused_totals if t <= 5.0) / len(refused_totals) if refused_totals else float("nan")
+        # The 503s refused after their body was read (a place was free at the head, taken by the time the body
+        # was in): their Server-Timing has `body`, and their time includes receiving it.
+        late = [e["total"] for e in refused if "body" in e and "total" in e]
+        late_note = (f" ({len(late)} after their body: {sum(1 for t in late if t > 5.0)} over 5 ms, p99 {exact_quantile(late, 0.99):.2f} ms; "
+                     f"{sum(1 for e in refused if 'body' not in e and e.get('total', 0) > 5.0)} of the others over 5 ms)") if late else ""
         client = f"client ≈ {split['ok99']:.2f} ms ({split['ok99'] / quiet['p99']:.2f}× the unloaded client p99)" if "ok99" in split else "client n/a"
         refusal_client = f", client p99 ≈ {split['refused99']:.2f} ms" if "refused99" in split else ""
         ok, no = r["statuses"].get("200", 0), r["statuses"].get("503", 0)
@@ -462,7 +467,7 @@ def overload(port, pids, script, work, sweep, places, args):
               f"{accepted / base['full']:.2f}× capacity's), {client}; server p99s of queue {stats.get('queue', {}).get('p99', 0):.2f}, "
               f"inference {stats['inference']['p99']:.2f}, body {stats.get('body', {}).get('p99', 0):.2f} ms, p50 total {stats['total']['p50']:.2f} ms"
               f"  503s: {no}, {within * 100:.2f} % within 5 ms (server), server p99 {exact_quantile(refused_totals, 0.99):.3f} ms, "
-              f"max {max(refused_totals, default=float('nan')):.2f} ms{refusal_client}"
+              f"max {max(refused_totals, default=float('nan')):.2f} ms{late_note}{refusal_client}"
               + (f", {r['backoffs']} waits of Retry-After" if r.get("backoffs") else "")
               + f"  other statuses {others or 'none'}  socket errors {r['errors']}  CPU: server {r['server_cpu']:.2f}, wrk {r['client_cpu']:.2f} cores{per_refusal}"
               + f"  peak RSS {r['rss_mib']:.0f} MiB "
