@@ -63,7 +63,7 @@ static inline size_t residual_width(size_t rc, size_t n, size_t nc) {
 static inline __attribute__((always_inline)) void conv_tiles(
     const size_t mr_max, const visage_kernel_set *set, const visage_conv_geometry *g, const float *packed,
     const float *zeros, const visage_f32_epilogue *epilogue, const float *input, const float *residual,
-    size_t residual_channels, float *output, size_t row_begin, size_t row_end, size_t channel_begin,
+    size_t residual_channels, float *output, size_t pixel_begin, size_t pixel_end, size_t channel_begin,
     size_t channel_end, const float **a, const float *dot_weights, size_t dot_panel, size_t dot_stride) {
     const size_t kh = g->kernel_height, kw = g->kernel_width, ks = kh * kw;
     const size_t ic = g->input_channels, oc = g->output_channels, ow = g->output_width;
@@ -74,8 +74,8 @@ static inline __attribute__((always_inline)) void conv_tiles(
         && ih == g->output_height && iw == ow;
     float edge[VISAGE_CONV_MR_MAX * EDGE_ROWS * EDGE_ROW_MAX];
 
-    const size_t end = row_end * ow;
-    size_t first = row_begin * ow;  // the first pixel the tile loop below takes
+    const size_t end = pixel_end;
+    size_t first = pixel_begin;  // the first pixel the tile loop below takes
     // The panels before a dot panel (all of them without one) take the pointwise run; a range of
     // the dot panel alone keeps the tile loop.
     const int has_dot = dot_weights != NULL && channel_end > dot_panel;
@@ -111,7 +111,7 @@ static inline __attribute__((always_inline)) void conv_tiles(
         }
         first += tiles * mr_max;
     }
-    size_t tile_y = row_begin, tile_x = 0;  // the tile's first pixel, advanced without division
+    size_t tile_y = pixel_begin / ow, tile_x = pixel_begin % ow;  // the tile's first pixel, advanced without division
     // A full tile inside one output row whose windows lie wholly inside the input is "interior":
     // after an interior tile of the same row, its pointers are that tile's moved mr_max pixels
     // on, which saves recomputing them (with short windows, as costly as the tile's FMAs).
@@ -233,9 +233,7 @@ static inline __attribute__((always_inline)) void conv_tiles(
         for (size_t n = channel_begin; n < channel_end; n += VISAGE_CONV_PANEL) {
             const size_t nc = channel_end - n < VISAGE_CONV_PANEL ? channel_end - n : VISAGE_CONV_PANEL;
             const float *slopes = epilogue->slopes != NULL ? epilogue->slopes + n : NULL;
-            const visage_f32_conv_ukernel_fn ukernel = nc <= 8 ? set->conv_narrow : set->conv;
-            const size_t rc = residual_channels, r_nc = residual_width(rc, n, nc);
-            const float *r = residual != NULL && r_nc > 0 ? residual + p * rc + n : NULL;
+            const size_t rc = residual_channels;
             // The last two panels' 17–24 channels in one pass (not when the second is a dot panel:
             // its sums run in another order).
             const size_t left = channel_end - n;
@@ -247,6 +245,9 @@ static inline __attribute__((always_inline)) void conv_tiles(
                              epilogue->max, slopes);
                 break;
             }
+            const visage_f32_conv_ukernel_fn ukernel = nc <= 8 ? set->conv_narrow : set->conv;
+            const size_t r_nc = residual_width(rc, n, nc);
+            const float *r = residual != NULL && r_nc > 0 ? residual + p * rc + n : NULL;
             if (dot_weights != NULL && n == dot_panel) {
                 set->dot(mr, nc, depth, a, dot_weights, dot_stride, packed + n / VISAGE_CONV_PANEL * stride, c + n, oc,
                          r, rc, r_nc, epilogue->min, epilogue->max, slopes);
@@ -258,11 +259,28 @@ static inline __attribute__((always_inline)) void conv_tiles(
     }
 }
 
-void visage_f32_conv_run(
+/// Copies output pixel `from`'s channels [channel_begin, channel_end) to the `count` pixels after it.
+static void replicate_pixel(float *output, size_t oc, size_t from, size_t count, size_t channel_begin, size_t channel_end) {
+    float *source = output + from * oc;
+    if (channel_begin == 0 && channel_end == oc) {
+        // Whole pixels are contiguous: double the copied run each time.
+        size_t done = 1, total = count + 1;
+        while (done < total) {
+            const size_t n = done < total - done ? done : total - done;
+            memcpy(source + done * oc, source, n * oc * sizeof(float));
+            done += n;
+        }
+        return;
+    }
+    for (size_t i = 1; i <= count; i++)
+        memcpy(source + i * oc + channel_begin, source + channel_begin, (channel_end - channel_begin) * sizeof(float));
+}
+
+static void conv_run(
     visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
     const visage_f32_epilogue *epilogue, const float *input, const float *residual,
     size_t residual_channels, float *output, size_t row_begin, size_t row_end, size_t channel_begin,
-    size_t channel_end) {
+    size_t channel_end, const int32_t *uniform) {
     if (channel_end > g->output_channels) channel_end = g->output_channels;
     if (channel_begin % VISAGE_CONV_PANEL != 0 || channel_begin >= channel_end || row_begin >= row_end) return;
     const visage_kernel_set *set = visage_kernel_set_get(isa);
@@ -289,16 +307,63 @@ void visage_f32_conv_run(
         dot_weights = dot_storage;
     }
 
-    switch (mr_max) {
-    case 12:
-        conv_tiles(12, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a, dot_weights, last_panel, dot_stride);
-        break;
-    case 6:
-        conv_tiles(6, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a, dot_weights, last_panel, dot_stride);
-        break;
-    default:
-        conv_tiles(mr_max, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end, channel_begin, channel_end, a, dot_weights, last_panel, dot_stride);
-        break;
+#define CONV_TILES(begin, end)                                                                                      \
+    do {                                                                                                             \
+        if ((begin) < (end)) switch (mr_max) {                                                                       \
+            case 12:                                                                                                 \
+                conv_tiles(12, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, (begin),  \
+                           (end), channel_begin, channel_end, a, dot_weights, last_panel, dot_stride);               \
+                break;                                                                                               \
+            case 6:                                                                                                  \
+                conv_tiles(6, set, g, packed, zeros, epilogue, input, residual, residual_channels, output, (begin),   \
+                           (end), channel_begin, channel_end, a, dot_weights, last_panel, dot_stride);               \
+                break;                                                                                               \
+            default:                                                                                                 \
+                conv_tiles(mr_max, set, g, packed, zeros, epilogue, input, residual, residual_channels, output,      \
+                           (begin), (end), channel_begin, channel_end, a, dot_weights, last_panel, dot_stride);      \
+                break;                                                                                               \
+            }                                                                                                        \
+    } while (0)
+
+    const size_t ow = g->output_width;
+    // Pixels [begin, y × ow + lo + 1) still to compute: a row with a uniform run [lo, hi) ends the
+    // pending range at its first run pixel and starts the next at hi, so a band's rows go to
+    // conv_tiles as one range per row (its right edge, the next row's left edge and run pixel).
+    size_t begin = row_begin * ow;
+    if (uniform != NULL) {
+        for (size_t y = row_begin; y < row_end; y++) {
+            const int32_t lo = uniform[2 * y], hi = uniform[2 * y + 1];
+            if (lo < 0 || hi > (int32_t)ow || hi - lo < 2) continue;
+            CONV_TILES(begin, y * ow + (size_t)lo + 1);
+            begin = y * ow + (size_t)hi;
+        }
+    }
+    CONV_TILES(begin, row_end * ow);
+#undef CONV_TILES
+    if (uniform != NULL) {
+        for (size_t y = row_begin; y < row_end; y++) {
+            const int32_t lo = uniform[2 * y], hi = uniform[2 * y + 1];
+            if (lo < 0 || hi > (int32_t)ow || hi - lo < 2) continue;
+            replicate_pixel(output, g->output_channels, y * ow + (size_t)lo, (size_t)(hi - lo - 1), channel_begin, channel_end);
+        }
     }
     if (a != stack_pointers) free(a);
+}
+
+void visage_f32_conv_run(
+    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
+    const visage_f32_epilogue *epilogue, const float *input, const float *residual,
+    size_t residual_channels, float *output, size_t row_begin, size_t row_end, size_t channel_begin,
+    size_t channel_end) {
+    conv_run(isa, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end,
+             channel_begin, channel_end, NULL);
+}
+
+void visage_f32_conv_run_uniform(
+    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
+    const visage_f32_epilogue *epilogue, const float *input, const float *residual,
+    size_t residual_channels, float *output, size_t row_begin, size_t row_end, size_t channel_begin,
+    size_t channel_end, const int32_t *uniform) {
+    conv_run(isa, g, packed, zeros, epilogue, input, residual, residual_channels, output, row_begin, row_end,
+             channel_begin, channel_end, uniform);
 }

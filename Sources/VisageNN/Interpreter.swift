@@ -15,6 +15,9 @@ public final class Interpreter {
     /// Threads operators may share their work over, the calling thread included: the options'
     /// count, or the one chosen for this model when the options leave it open.
     public let threads: Int
+    /// What this invocation knows of its activations' uniform rows, when the options let
+    /// convolutions skip them.
+    private let uniformRows: UniformRows?
 
     public init(model: Model, options: InterpreterOptions = .init()) throws(ModelError) {
         self.model = model
@@ -30,6 +33,7 @@ public final class Interpreter {
         }
         threads = options.threads ?? AutomaticThreads.count(for: plan.operations)
         workers = Workers(pool: threads > 1 ? WorkerPool(helpers: threads - 1) : nil)
+        uniformRows = options.skipsUniformColumns ? UniformRows(shapes: plan.shapes) : nil
         let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(plan.placements.count, 1))
         self.pointers = pointers
         for (tensor, placement) in plan.placements.enumerated() {
@@ -60,8 +64,27 @@ public final class Interpreter {
 
     /// Runs every operation once, reading the inputs and writing the outputs.
     public func invoke() throws(ModelError) {
-        let pointers = UnsafePointer(self.pointers)
+        startInvocation()
         for operation in model.plan.operations {
+            run(operation)
+        }
+    }
+
+    /// Forgets the last invocation's uniform rows and scans the inputs for new ones.
+    private func startInvocation() {
+        guard let uniformRows else { return }
+        uniformRows.reset()
+        for tensor in model.inputTensors {
+            uniformRows.scan(tensor, pointers[tensor])
+        }
+    }
+
+    @inline(__always)
+    private func run(_ operation: any Operation) {
+        let pointers = UnsafePointer(self.pointers)
+        if let uniformRows {
+            operation.run(pointers, workers: workers, uniformRows: uniformRows)
+        } else {
             operation.run(pointers, workers: workers)
         }
     }
@@ -69,11 +92,11 @@ public final class Interpreter {
     /// Runs like ``invoke()`` and returns the seconds spent per kind of operation, slowest first,
     /// for benchmarks to show where the time goes.
     package func invokeProfiled() -> [(operation: String, seconds: Double)] {
-        let pointers = UnsafePointer(self.pointers)
         var totals: [String: Double] = [:]
+        startInvocation()
         for operation in model.plan.operations {
             let start = ContinuousClock.now
-            operation.run(pointers, workers: workers)
+            run(operation)
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             totals[String(describing: type(of: operation)), default: 0] += seconds
@@ -84,14 +107,29 @@ public final class Interpreter {
     /// Runs like ``invoke()`` and returns each operation's time in plan order, with its summary and
     /// multiply-accumulates, so a benchmark can show which layers fall short of the kernels' peak.
     package func invokeProfiledPerOperation() -> [(summary: String, multiplyAccumulates: Int, seconds: Double)] {
-        let pointers = UnsafePointer(self.pointers)
+        startInvocation()
         return model.plan.operations.map { operation in
             let start = ContinuousClock.now
-            operation.run(pointers, workers: workers)
+            run(operation)
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             return (operation.summary, operation.multiplyAccumulates, seconds)
         }
+    }
+
+    /// Multiply-accumulates the last invocation's convolutions left out, for runs of pixels known to
+    /// come out equal (``UniformRows``): their pixels' share of ``Operation/multiplyAccumulates``.
+    package var uniformColumnsSkippedMultiplyAccumulates: Int {
+        guard let uniformRows else { return 0 }
+        var skipped = 0
+        for case let operation as ConvolutionOperation in model.plan.operations {
+            guard let rows = uniformRows.rows(operation.output) else { continue }
+            let s = operation.kernel.shape
+            for y in 0 ..< s.outputHeight where rows[2 * y + 1] - rows[2 * y] >= 2 {
+                skipped += Int(rows[2 * y + 1] - rows[2 * y] - 1) * s.kernelHeight * s.kernelWidth * s.inputChannels * s.outputChannels
+            }
+        }
+        return skipped
     }
 
     /// Lets `body` read output `index` (row-major, `model.outputs[index].shape`) without copying.

@@ -8,6 +8,11 @@ public struct InterpreterOptions: Equatable, Sendable {
     /// requests) already fills the cores.
     public var threads: Int?
 
+    /// Whether convolutions compute one pixel of each run of pixels known to come out equal (a
+    /// letterbox's constant bands, ``UniformRows``) and copy it over the rest. The values are the
+    /// same either way, bit for bit; tests turn it off to check that.
+    package var skipsUniformColumns = true
+
     /// - Parameter threads: nil to choose per model, otherwise at least 1.
     public init(threads: Int? = nil) {
         self.threads = threads.map { max(1, $0) }

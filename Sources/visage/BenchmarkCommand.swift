@@ -39,6 +39,14 @@ struct BenchmarkCommand: AsyncParsableCommand {
     @Option(help: "Instead of timing, load this many mutated models and report how they were rejected.")
     var fuzz: Int?
 
+    @Option(help: ArgumentHelp(
+        "Give the image networks a letterbox input: a random picture of this aspect ratio (W:H, e.g. 4:3) centred in the square input, one value around it.",
+        valueName: "W:H"))
+    var letterbox: String?
+
+    @Flag(help: "Compute every pixel of the runs of pixels known to come out equal (a letterbox's bands) instead of one per run, to time what skipping them saves.")
+    var computeUniformRuns = false
+
     static let networks: [BundledModel] = [.faceDetectorShortRange, .faceDetectorFullRange, .faceMesh, .faceBlendshapes]
 
     struct Result: Codable {
@@ -71,6 +79,15 @@ struct BenchmarkCommand: AsyncParsableCommand {
         if let threads, !(1 ... 64).contains(threads) { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
         guard (1 ... 100_000).contains(runs) else { throw ValidationError("--runs must be between 1 and 100000, got \(runs)") }
         if let fuzz, fuzz < 1 { throw ValidationError("--fuzz must be positive, got \(fuzz)") }
+        if letterbox != nil, aspect == nil { throw ValidationError("--letterbox takes W:H with positive integers, e.g. 4:3") }
+    }
+
+    /// `--letterbox`'s width and height.
+    private var aspect: (width: Int, height: Int)? {
+        guard let parts = letterbox?.split(separator: ":"), parts.count == 2,
+              let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0, width <= 1000, height <= 1000
+        else { return nil }
+        return (width, height)
     }
 
     func run() async throws {
@@ -87,13 +104,26 @@ struct BenchmarkCommand: AsyncParsableCommand {
             let loadStart = Stopwatch.wallMilliseconds()
             let model = try Model(data: data)
             let loadMilliseconds = Stopwatch.wallMilliseconds() - loadStart
-            let interpreter = try Interpreter(model: model, options: .init(threads: threads))
+            var options = InterpreterOptions(threads: threads)
+            options.skipsUniformColumns = !computeUniformRuns
+            let interpreter = try Interpreter(model: model, options: options)
             var state: UInt32 = 12345
             for index in model.inputs.indices {
+                let shape = model.inputs[index].shape
                 interpreter.withInput(index) { buffer in
                     for position in buffer.indices {
                         state = state &* 1_664_525 &+ 1_013_904_223
                         buffer[position] = Float(state >> 8) / Float(1 << 24)
+                    }
+                    // A square NHWC image input: one value outside the centred picture.
+                    guard let aspect, shape.count == 4, shape[1] == shape[2] else { return }
+                    let side = shape[1], channels = shape[3]
+                    let rows = min(side, side * aspect.height / aspect.width), columns = min(side, side * aspect.width / aspect.height)
+                    let top = (side - rows) / 2, left = (side - columns) / 2
+                    for y in 0 ..< side {
+                        for x in 0 ..< side where !(top ..< top + rows).contains(y) || !(left ..< left + columns).contains(x) {
+                            for c in 0 ..< channels { buffer[(y * side + x) * channels + c] = -1 }
+                        }
                     }
                 }
             }

@@ -91,6 +91,20 @@ void visage_f32_conv_run(
     size_t residual_channels, float *output, size_t row_begin, size_t row_end, size_t channel_begin,
     size_t channel_end);
 
+/// As `visage_f32_conv_run`, for an output whose rows hold runs of equal pixels (a letterbox's
+/// constant bands): `uniform` holds two values per output row, lo and hi, and when
+/// 0 <= lo, lo + 2 <= hi <= output_width, the caller knows that the pixels lo..<hi of that row come
+/// out equal (every tap of their windows reads the same values, in padding or in a uniform run of
+/// the input, and the residual is uniform there too). Only pixel lo of the run is computed; it is
+/// copied over the others. Every pixel is computed as `visage_f32_conv_run` computes it (a pixel's
+/// sum does not depend on the tile it falls in), so the values agree bit for bit when the caller is
+/// right.
+void visage_f32_conv_run_uniform(
+    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
+    const visage_f32_epilogue *epilogue, const float *input, const float *residual,
+    size_t residual_channels, float *output, size_t row_begin, size_t row_end, size_t channel_begin,
+    size_t channel_end, const int32_t *uniform);
+
 /// Floats needed by `visage_f32_dwconv_pack`.
 size_t visage_f32_dwconv_packed_count(const visage_conv_geometry *g);
 

@@ -10,4 +10,6 @@ struct ExecutionPlan: Sendable {
     /// Float constants operations read at run time (small: scalars, slopes, biases of elementwise ops).
     var constants: [Float]
     var memory: MemoryReport
+    /// Indexed by tensor id: each tensor's shape (what ``UniformRows`` tracks).
+    var shapes: [[Int]]
 }

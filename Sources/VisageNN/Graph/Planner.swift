@@ -399,6 +399,7 @@ enum Planner {
         let memory = MemoryReport(
             arenaBytes: arenaCount * 4, weightBytes: weights * 4, peakLiveActivationBytes: peak * 4,
             activationBytes: buffers.reduce(0) { $0 + floats($1) } * 4, arenaLimitBytes: graph.activationByteLimit)
-        return ExecutionPlan(operations: operations, placements: placements, arenaCount: arenaCount, constants: constants, memory: memory)
+        return ExecutionPlan(operations: operations, placements: placements, arenaCount: arenaCount, constants: constants, memory: memory,
+            shapes: graph.tensors.map(\.shape))
     }
 }

@@ -56,9 +56,13 @@ package final class PackedConvolution: Sendable {
     ///   - outputChannels: the channels of those rows to write, starting at a multiple of
     ///     ``panelWidth``; nil means all. Threads may share a layer by rows, by channels or both:
     ///     the values do not depend on the split.
+    ///   - uniformColumns: nil, or two values per output row (``UniformRows``' layout): a run of
+    ///     columns `lo..<hi` whose pixels the caller knows come out equal, bit for bit; only pixel
+    ///     `lo` of each run of two or more is computed, then copied over the rest.
     package func run(
         input: UnsafePointer<Float>, residual: UnsafePointer<Float>? = nil, residualChannels: Int? = nil,
-        output: UnsafeMutablePointer<Float>, outputRows: Range<Int>, outputChannels: Range<Int>? = nil
+        output: UnsafeMutablePointer<Float>, outputRows: Range<Int>, outputChannels: Range<Int>? = nil,
+        uniformColumns: UnsafePointer<Int32>? = nil
     ) {
         precondition(outputRows.lowerBound >= 0 && outputRows.upperBound <= shape.outputHeight)
         let channels = outputChannels ?? 0 ..< shape.outputChannels
@@ -70,9 +74,15 @@ package final class PackedConvolution: Sendable {
         guard !outputRows.isEmpty, !channels.isEmpty else { return }
         var geometry = shape.geometry
         weights.withOperands { packed, zeros, epilogue in
-            visage_f32_conv_run(
-                isa.cValue, &geometry, packed, zeros, epilogue, input, residual, residualChannels, output,
-                outputRows.lowerBound, outputRows.upperBound, channels.lowerBound, channels.upperBound)
+            if let uniformColumns {
+                visage_f32_conv_run_uniform(
+                    isa.cValue, &geometry, packed, zeros, epilogue, input, residual, residualChannels, output,
+                    outputRows.lowerBound, outputRows.upperBound, channels.lowerBound, channels.upperBound, uniformColumns)
+            } else {
+                visage_f32_conv_run(
+                    isa.cValue, &geometry, packed, zeros, epilogue, input, residual, residualChannels, output,
+                    outputRows.lowerBound, outputRows.upperBound, channels.lowerBound, channels.upperBound)
+            }
         }
     }
 

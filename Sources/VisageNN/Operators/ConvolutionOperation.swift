@@ -98,6 +98,35 @@ struct ConvolutionOperation: Operation {
     }
 
     func run(_ tensors: TensorPointers, workers: Workers) {
+        run(tensors, workers: workers, uniformColumns: nil)
+    }
+
+    /// Describes the output's uniform rows from the input's (and the residual's), then computes one
+    /// pixel of each run of two or more.
+    func run(_ tensors: TensorPointers, workers: Workers, uniformRows: UniformRows) {
+        guard batch == 1, let rows = uniformRows.rows(input, height: kernel.shape.inputHeight), let described = uniformRows.describe(output) else {
+            run(tensors, workers: workers)
+            uniformRows.forget(output)
+            return
+        }
+        var any = kernel.shape.describeUniformRows(input: rows, output: described)
+        if let residual {
+            if let residualRows = uniformRows.rows(residual, height: kernel.shape.outputHeight) {
+                any = false
+                for y in 0 ..< kernel.shape.outputHeight {
+                    let lo = max(described[2 * y], residualRows[2 * y]), hi = min(described[2 * y + 1], residualRows[2 * y + 1])
+                    (described[2 * y], described[2 * y + 1]) = lo < hi ? (lo, hi) : (0, 0)
+                    any = any || hi - lo >= 2
+                }
+            } else {
+                uniformRows.forget(output)
+                any = false
+            }
+        }
+        run(tensors, workers: workers, uniformColumns: any ? UnsafePointer(described) : nil)
+    }
+
+    private func run(_ tensors: TensorPointers, workers: Workers, uniformColumns: UnsafePointer<Int32>?) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let r = residual.map { UnsafePointer(tensors[$0]) }
         let s = kernel.shape
@@ -110,7 +139,7 @@ struct ConvolutionOperation: Operation {
                 kernel.run(
                     input: x + image * inputBatchStride, residual: r.map { $0 + image * residualBatchStride },
                     residualChannels: residualChannels, output: y + image * outputBatchStride, outputRows: rows,
-                    outputChannels: channels)
+                    outputChannels: channels, uniformColumns: uniformColumns)
             }
         }
     }

@@ -73,6 +73,16 @@ struct DepthwiseConvolutionOperation: Operation {
         OutputSplit(rows: kernel.shape.outputHeight, panels: 1, work: 2 * kernel.shape.multiplyAccumulates / kernel.shape.inputChannels, threads: threads)
     }
 
+    /// Computes every pixel; describes the output's uniform rows from the input's.
+    func run(_ tensors: TensorPointers, workers: Workers, uniformRows: UniformRows) {
+        run(tensors, workers: workers)
+        guard batch == 1, let rows = uniformRows.rows(input, height: kernel.shape.inputHeight), let described = uniformRows.describe(output) else {
+            uniformRows.forget(output)
+            return
+        }
+        kernel.shape.describeUniformRows(input: rows, output: described)
+    }
+
     func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let split = split(threads: workers.count)

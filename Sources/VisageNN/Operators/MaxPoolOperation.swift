@@ -39,6 +39,16 @@ struct MaxPoolOperation: Operation {
         return OutputSplit(rows: shape.outputHeight, panels: 1, work: work, threads: threads)
     }
 
+    /// Computes every pixel; describes the output's uniform rows from the input's.
+    func run(_ tensors: TensorPointers, workers: Workers, uniformRows: UniformRows) {
+        run(tensors, workers: workers)
+        guard batch == 1, let rows = uniformRows.rows(input, height: shape.inputHeight), let described = uniformRows.describe(output) else {
+            uniformRows.forget(output)
+            return
+        }
+        shape.describeUniformRows(input: rows, output: described)
+    }
+
     func run(_ tensors: TensorPointers, workers: Workers) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let inputStride = shape.inputHeight * shape.inputWidth * shape.inputChannels

@@ -12,6 +12,10 @@ protocol Operation: Sendable {
     /// Tensors written.
     var writes: [Int] { get }
     func run(_ tensors: TensorPointers, workers: Workers)
+    /// Runs like `run(_:workers:)`, using what `uniformRows` knows of the inputs' rows and describing
+    /// the outputs' (``UniformRows``); the values are those `run(_:workers:)` writes. By default it
+    /// runs `run(_:workers:)` and leaves the outputs unknown.
+    func run(_ tensors: TensorPointers, workers: Workers, uniformRows: UniformRows)
     /// What a per-layer profile shows: the kind and the shapes that decide its cost.
     var summary: String { get }
     /// Multiply-accumulates per run, for throughput in profiles (0 where it means nothing).
@@ -25,6 +29,11 @@ extension Operation {
     var summary: String { String(describing: type(of: self)) }
     var multiplyAccumulates: Int { 0 }
     func split(threads: Int) -> OutputSplit { .serial }
+
+    func run(_ tensors: TensorPointers, workers: Workers, uniformRows: UniformRows) {
+        run(tensors, workers: workers)
+        for tensor in writes { uniformRows.forget(tensor) }
+    }
 }
 
 /// Who runs an operation: the calling thread alone, or it and an interpreter's helper threads.
