@@ -126,7 +126,7 @@ final class Flag: @unchecked Sendable {
 extension Response {
     /// A JSON response of `value`, encoded as the CLI encodes.
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try JSONEncoder.service.encode(value)
+        let data = try SortedJSON.encode(value)
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

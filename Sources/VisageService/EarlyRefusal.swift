@@ -42,7 +42,7 @@ struct EarlyRefusal: Sendable {
         let error = admission.overloaded()
         self.retryAfter = error.headers[.retryAfter] ?? "1"
         self.status = error.status
-        let data = (try? JSONEncoder.service.encode(ServiceError.ErrorBody(error: error.record))) ?? Data()
+        let data = (try? SortedJSON.encode(ServiceError.ErrorBody(error: error.record))) ?? Data()
         self.body = ByteBuffer(bytes: data)
     }
 

@@ -58,19 +58,10 @@ public struct ServiceError: Error, HTTPResponseError, CustomStringConvertible {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
-        let body = try JSONEncoder.service.encode(ErrorBody(error: record))
+        let body = try SortedJSON.encode(ErrorBody(error: record))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// The body every error has.
     struct ErrorBody: Codable { var error: ErrorRecord }
-}
-
-extension JSONEncoder {
-    /// The CLI's encoding: sorted keys, slashes unescaped, so both print the same bytes.
-    static var service: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
 }

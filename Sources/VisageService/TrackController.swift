@@ -94,12 +94,12 @@ struct TrackController {
                         gate.metrics.framesSkipped(skipped)
                         var answer = record
                         answer.skipped = skipped
-                        try await outbound.write(.text(String(decoding: try JSONEncoder.service.encode(answer), as: UTF8.self)))
+                        try await outbound.write(.text(String(decoding: try SortedJSON.encode(answer), as: UTF8.self)))
                     } catch is CancellationError {
                         return
                     } catch {
                         let record = ServiceError(from: error).record
-                        try await outbound.write(.text(String(decoding: try JSONEncoder.service.encode(FrameError(error: record, frame: frame.index)), as: UTF8.self)))
+                        try await outbound.write(.text(String(decoding: try SortedJSON.encode(FrameError(error: record, frame: frame.index)), as: UTF8.self)))
                     }
                 }
             }
@@ -114,7 +114,7 @@ struct TrackController {
                     let (time, problem) = Self.apply(text, to: mailbox)
                     if let time { nextTime = time }
                     if let problem {
-                        try await outbound.write(.text(String(decoding: try JSONEncoder.service.encode(FrameError(error: problem)), as: UTF8.self)))
+                        try await outbound.write(.text(String(decoding: try SortedJSON.encode(FrameError(error: problem)), as: UTF8.self)))
                     }
                 case .binary(let buffer):
                     let time = nextTime ?? (ContinuousClock.now - start).seconds

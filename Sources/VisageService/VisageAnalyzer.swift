@@ -78,7 +78,7 @@ public struct VisageAnalyzer: FaceAnalyzing {
         switch format {
         case .json:
             rendered = Rendered(
-                data: try JSONEncoder.service.encode(ContoursRecord(image: name, contours: contours, topLevel: topLevel)),
+                data: try SortedJSON.encode(ContoursRecord(image: name, contours: contours, topLevel: topLevel)),
                 contentType: "application/json")
         case .svg:
             let svg = try ContourRenderer.svg(contours, width: width, height: height, background: options.overlay ? image : nil)

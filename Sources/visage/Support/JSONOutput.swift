@@ -1,4 +1,5 @@
 import Foundation
+import Visage
 
 /// Writes one JSON object per line (JSON Lines), keys sorted so output is stable.
 enum JSONOutput {
@@ -7,10 +8,9 @@ enum JSONOutput {
         FileHandle.standardOutput.write(try encodedLine(value))
     }
 
-    /// The object's JSON and a newline. A new encoder each time: this runs on several threads at once.
+    /// The object's JSON and a newline: `JSONEncoder`'s bytes with sorted keys and slashes unescaped,
+    /// written by ``SortedJSON`` (the service's encoding too).
     static func encodedLine(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value) + Data("\n".utf8)
+        try SortedJSON.encode(value) + Data("\n".utf8)
     }
 }
