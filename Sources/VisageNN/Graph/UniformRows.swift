@@ -97,6 +97,21 @@ package final class UniformRows {
     }
 }
 
+extension UniformRows {
+    /// Describes `output`'s rows from `input`'s through `shape`'s windows
+    /// (``ConvolutionShape/describeUniformRows(input:output:)``), when `input` is described at
+    /// `shape`'s height and `output` is tracked; otherwise leaves `output` unknown.
+    /// - Returns: `output`'s rows and whether some row has a run of two or more pixels, or nil.
+    @discardableResult
+    func describe(_ output: Int, from input: Int, through shape: ConvolutionShape) -> (rows: UnsafeMutablePointer<Int32>, runs: Bool)? {
+        guard let rows = rows(input, height: shape.inputHeight), let described = describe(output) else {
+            forget(output)
+            return nil
+        }
+        return (described, shape.describeUniformRows(input: rows, output: described))
+    }
+}
+
 extension ConvolutionShape {
     /// Describes the output's rows from the input's, for an operator whose output pixel reads the
     /// window `kernelHeight × kernelWidth` at its stride and padding, input rows outside the input

@@ -104,12 +104,12 @@ struct ConvolutionOperation: Operation {
     /// Describes the output's uniform rows from the input's (and the residual's), then computes one
     /// pixel of each run of two or more.
     func run(_ tensors: TensorPointers, workers: Workers, uniformRows: UniformRows) {
-        guard batch == 1, let rows = uniformRows.rows(input, height: kernel.shape.inputHeight), let described = uniformRows.describe(output) else {
+        guard batch == 1, let (described, runs) = uniformRows.describe(output, from: input, through: kernel.shape) else {
             run(tensors, workers: workers)
             uniformRows.forget(output)
             return
         }
-        var any = kernel.shape.describeUniformRows(input: rows, output: described)
+        var any = runs
         if let residual {
             if let residualRows = uniformRows.rows(residual, height: kernel.shape.outputHeight) {
                 any = false

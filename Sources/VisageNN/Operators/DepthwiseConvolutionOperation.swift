@@ -76,11 +76,11 @@ struct DepthwiseConvolutionOperation: Operation {
     /// Computes every pixel; describes the output's uniform rows from the input's.
     func run(_ tensors: TensorPointers, workers: Workers, uniformRows: UniformRows) {
         run(tensors, workers: workers)
-        guard batch == 1, let rows = uniformRows.rows(input, height: kernel.shape.inputHeight), let described = uniformRows.describe(output) else {
+        if batch == 1 {
+            uniformRows.describe(output, from: input, through: kernel.shape)
+        } else {
             uniformRows.forget(output)
-            return
         }
-        kernel.shape.describeUniformRows(input: rows, output: described)
     }
 
     func run(_ tensors: TensorPointers, workers: Workers) {
