@@ -99,4 +99,48 @@ AVX2 void visage_u8_warp_fixed_ukernel__avx2_u8(const visage_u8_warp_fixed_sourc
     }
 }
 
+/// One row of an axis-aligned warp (warp_fixed.c's `visage_u8_warp_fixed_scaled`): the two stored rows
+/// blended 16 bytes a step as 16-bit sums (≤ 32 · 255, exact), then each output's column taps read as
+/// four 16-bit entries from each of its two offsets, put in R, G, B order (a byte shuffle unless the
+/// pixel already starts R, G, B), paired with `unpacklo_epi16` and summed by `madd_epi16` (≤ 32 · 8160:
+/// exact); the fourth lane is the next pixel's byte or a spare entry, computed and then overwritten by
+/// the next output (the row's last output is stored as three floats).
+AVX2 void visage_u8_warp_fixed_scaled_row__avx2(
+    const visage_u8_warp_fixed_source *s, const uint8_t *top, const uint8_t *bottom, uint16_t top_weight,
+    uint16_t bottom_weight, const int32_t *columns, const uint32_t *weights, size_t low, size_t high, size_t count,
+    uint16_t *blend, float *output) {
+    const __m256i wt = _mm256_set1_epi16((short)top_weight), wb = _mm256_set1_epi16((short)bottom_weight);
+    size_t i = low;
+    for (; i + 16 <= high; i += 16) {
+        const __m256i t = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(top + i)));
+        const __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(bottom + i)));
+        _mm256_storeu_si256((__m256i *)(blend + i), _mm256_add_epi16(_mm256_mullo_epi16(t, wt), _mm256_mullo_epi16(b, wb)));
+    }
+    for (; i < high; i++) blend[i] = (uint16_t)(top_weight * top[i] + bottom_weight * bottom[i]);
+    const int in_order = s->red == 0 && s->green == 1 && s->blue == 2;
+    const char r = (char)(2 * s->red), g = (char)(2 * s->green), b = (char)(2 * s->blue);
+    const __m128i pick = _mm_setr_epi8(r, (char)(r + 1), g, (char)(g + 1), b, (char)(b + 1), -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m128 scale = _mm_set1_ps(s->scale), offset = _mm_set1_ps(s->offset);
+    const __m128i half = _mm_set1_epi32(512);
+    for (size_t x = 0; x < count; x++) {
+        __m128i left = _mm_loadl_epi64((const __m128i *)(blend + columns[2 * x]));
+        __m128i right = _mm_loadl_epi64((const __m128i *)(blend + columns[2 * x + 1]));
+        if (!in_order) {
+            left = _mm_shuffle_epi8(left, pick);
+            right = _mm_shuffle_epi8(right, pick);
+        }
+        const __m128i sum = _mm_madd_epi16(_mm_unpacklo_epi16(left, right), _mm_set1_epi32((int)weights[x]));
+        const __m128i level = _mm_srai_epi32(_mm_add_epi32(sum, half), 10);
+        const __m128 value = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(level), scale), offset);
+        if (x + 1 < count) {
+            _mm_storeu_ps(output, value);
+        } else {
+            float last[4];
+            _mm_storeu_ps(last, value);
+            output[0] = last[0], output[1] = last[1], output[2] = last[2];
+        }
+        output += 3;
+    }
+}
+
 #endif

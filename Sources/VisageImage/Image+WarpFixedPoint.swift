@@ -22,13 +22,17 @@ extension Image {
     /// whatever the pixel format (gray replicated, alpha dropped, BGRA swizzled). Orientation is ignored.
     ///
     /// The rows run through CVisageKernels' C kernel of the selected set (`visage_u8_warp_fixed_row`: AVX2
-    /// on the AVX2 and AVX-512 sets for 3- and 4-byte pixels, a portable scalar run otherwise), which
-    /// computes the same floats bit for bit as the Swift run kept as the reference
+    /// on the AVX2 and AVX-512 sets for 3- and 4-byte pixels, a portable scalar run otherwise); a transform
+    /// that keeps the axes (`b` and `c` zero: a letterbox, a crop, a flip) runs whole through
+    /// `visage_u8_warp_fixed_scaled`, which blends each output row's two stored rows once and then takes
+    /// each column's two taps of the blend (AVX2 on those sets, any pixel format; portable otherwise). Both
+    /// compute the same floats bit for bit as the Swift run kept as the reference
     /// (``warpAffineFixedPoint(into:width:height:transform:valueRange:border:kernel:)`` with
     /// ``WarpKernel/swift``; `VISAGE_FIXED_POINT_WARP=swift` makes every call take it, ``WarpKernel/fixedPointSelected``).
     ///
     /// - Precondition: `tensor.count ≥ width × height × 3`, `width` and `height` positive.
-    /// - Complexity: O(width × height); no heap allocation.
+    /// - Complexity: O(width × height); an axis-kept transform also blends up to a stored row per output row
+    ///   (in scratch memory on the stack when it fits: a few kilobytes for a detector's letterbox).
     public func warpAffineFixedPoint(
         into tensor: UnsafeMutableBufferPointer<Float>, width outWidth: Int, height outHeight: Int,
         transform: PixelTransform, valueRange: ClosedRange<Float>, border: WarpBorder = .zero
@@ -56,6 +60,16 @@ extension Image {
                     pixels: UnsafePointer(storage.base.assumingMemoryBound(to: UInt8.self)), stride: bytesPerRow,
                     bytes_per_pixel: pixelFormat.bytesPerPixel, red: r, green: g, blue: b, max_x: width - 1, max_y: height - 1,
                     replicate: border == .replicate ? 1 : 0, scale: scale, offset: offset)
+                if transform.b == 0, transform.c == 0 {
+                    // The axes kept (a letterbox, a crop, a flip): the whole warp at once, without gathers.
+                    let scratch = visage_u8_warp_fixed_scaled_scratch_size(&source, outWidth)
+                    let done = withUnsafeTemporaryAllocation(byteCount: scratch, alignment: 32) { scratch in
+                        visage_u8_warp_fixed_scaled(
+                            isa, &source, transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty,
+                            outWidth, outHeight, tensor.baseAddress!, scratch.baseAddress!)
+                    }
+                    if done != 0 { return }
+                }
                 var output = tensor.baseAddress!
                 // Level 0's value, as the kernels store it: what every sample of a row wholly outside the picture is.
                 let outside = Float(0) * scale + offset

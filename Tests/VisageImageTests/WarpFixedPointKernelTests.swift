@@ -113,4 +113,49 @@ struct WarpFixedPointKernelTests {
             }
         }
     }
+
+    /// Transforms that keep the axes (b = c = 0) take `visage_u8_warp_fixed_scaled`, which blends each output
+    /// row's two stored rows once and then takes each column's taps of the blend: scales up and down, flips,
+    /// points on exact 1/64 steps, outputs reaching past every edge, far and non-finite offsets, signed
+    /// zeros in b and c, and unpadded images read to their last pixel — the Swift run's floats bit for bit.
+    @Test("Transforms that keep the axes: the whole warp at once", arguments: cases)
+    func axesKept(_ format: PixelFormat, _ border: WarpBorder) throws {
+        var generator = SeededGenerator(state: 0xA11E5)
+        let ranges: [ClosedRange<Float>] = [-1...1, 0...1, 0...255, -0.7...3.3]
+        let far: [Double] = [1e9, -1e9, 7e7, .nan, .infinity, -.infinity, 0, -0.0]
+        for trial in 0..<160 {
+            let image = try randomImage(
+                width: Int.random(in: 1...48, using: &generator), height: Int.random(in: 1...36, using: &generator), format: format,
+                padding: trial % 2 == 0 ? 0 : 3, using: &generator)
+            let (width, height) = (Int.random(in: 1...40, using: &generator), Int.random(in: 1...12, using: &generator))
+            var (a, d) = (Double.random(in: -4...4, using: &generator), Double.random(in: -4...4, using: &generator))
+            var (tx, ty) = (Double.random(in: -20...60, using: &generator), Double.random(in: -20...45, using: &generator))
+            switch trial % 4 {
+            case 0:
+                // Exact 1/64 steps: every rounding of a half to even.
+                (a, d) = (Double(Int.random(in: -8...8, using: &generator)) / 16, Double(Int.random(in: -8...8, using: &generator)) / 64)
+                (tx, ty) = (Double(Int.random(in: -64...2000, using: &generator)) / 64, Double(Int.random(in: -64...1500, using: &generator)) / 64)
+            case 1:
+                // Far, non-finite and zero offsets and scales.
+                tx = far[trial / 4 % far.count]
+                if trial % 3 == 0 { ty = far[(trial / 4 + 3) % far.count] }
+                if trial % 5 == 0 { a = far[(trial / 4 + 5) % far.count] }
+            case 2:
+                // A letterbox of the image, the detector's kind: bands on two sides.
+                let scale = Double(max(image.width, image.height)) / Double(max(width, height))
+                (a, d, tx) = (scale, scale, scale / 2 - 0.5)
+                ty = scale / 2 - 0.5 - (Double(height) - Double(image.height) / scale) / 2 * scale
+            default:
+                break
+            }
+            let zeros = [(0.0, 0.0), (-0.0, 0.0), (0.0, -0.0), (-0.0, -0.0)][trial % 4]
+            let transform = PixelTransform(a: a, b: zeros.0, c: zeros.1, d: d, tx: tx, ty: ty)
+            let range = ranges[trial % ranges.count]
+            let expected = Self.warp(image, width: width, height: height, transform: transform, range: range, border: border, kernel: .swift)
+            for kernel in WarpKernel.available {
+                let actual = Self.warp(image, width: width, height: height, transform: transform, range: range, border: border, kernel: kernel)
+                #expect(actual == expected, "\(kernel), trial \(trial): \(transform) of \(image.width)×\(image.height) into \(width)×\(height)")
+            }
+        }
+    }
 }

@@ -187,6 +187,22 @@ void visage_u8_warp_fixed_row(
     visage_isa isa, const visage_u8_warp_fixed_source *source, double row_x, double row_y, double step_x,
     double step_y, size_t count, float *output);
 
+/// Bytes of scratch memory `visage_u8_warp_fixed_scaled` needs for outputs `width` wide from `source`.
+size_t visage_u8_warp_fixed_scaled_scratch_size(const visage_u8_warp_fixed_source *source, size_t width);
+
+/// The whole warp of `visage_u8_warp_fixed_row`'s rows when the transform keeps the axes (b and c zero:
+/// a scale, a flip and a translation, a letterbox): output (x, y) samples the point
+/// (32·(b·0 + tx) + 32·a · x, 32·(d·y + ty) + 32·c · x) in 1/32 pixel, as the row driver would give it,
+/// so the floats are the rows' bit for bit. Along such a warp a column's horizontal taps and a row's
+/// vertical ones never change, and the bilinear sum is separable in integers: each output row blends
+/// its two stored rows once (Σ over the row's taps), then each output takes its column's two taps of
+/// that blend — no gathers. `scratch` holds `visage_u8_warp_fixed_scaled_scratch_size` bytes.
+/// Returns 0, writing nothing, when b or c is not zero or the row's bytes exceed 2³¹: the caller then
+/// runs the rows.
+int visage_u8_warp_fixed_scaled(
+    visage_isa isa, const visage_u8_warp_fixed_source *source, double a, double b, double c, double d, double tx,
+    double ty, size_t width, size_t height, float *output, void *scratch);
+
 /// "avx2" or "portable": the run `visage_u8_warp_fixed_row` takes for `isa` and `source`.
 const char *visage_u8_warp_fixed_kernel_name(visage_isa isa, const visage_u8_warp_fixed_source *source);
 
