@@ -40,7 +40,9 @@ struct vjpeg_decoder {
 // then ran 3-4x slower (about 0.1 ms more per 640x480 photo). Such rows are decoded into a small strip
 // whose rows are not aligned, and copied from there while it is still in the cache. A picture larger
 // than a core's cache would leave it anyway: it keeps the streaming stores and is spared the copy
-// (a 12-megapixel full decode took 4 % longer with it).
+// (a 12-megapixel full decode took 4 % longer with it). VisageImage allocates its JPEG pictures up to
+// that size 8 bytes past a 64-byte boundary, so their rows (a multiple of 16 bytes long, as most are)
+// are never aligned and are written in place: the copy is only for other callers and odd row lengths.
 #define SCRATCH_ROWS 16
 #define STRIP_LIMIT ((size_t)1 << 20)
 
@@ -286,6 +288,8 @@ int vjpeg_read_rows(vjpeg_decoder *decoder, uint8_t *destination, size_t stride,
     }
     return 0;
 }
+
+size_t vjpeg_cached_picture_limit(void) { return STRIP_LIMIT; }
 
 uint32_t vjpeg_output_row(const vjpeg_decoder *decoder) { return decoder->cinfo.output_scanline; }
 

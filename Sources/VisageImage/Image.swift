@@ -82,13 +82,14 @@ public struct Image: Sendable {
         self.storage = storage
     }
 
-    /// A tightly packed image whose pixels `fill` writes; the caller has validated the size.
+    /// A tightly packed image whose pixels `fill` writes; the caller has validated the size. The pixels
+    /// start `storageOffset` bytes past a 64-byte boundary (``ImageStorage/init(byteCount:offset:)``).
     package init(
         uninitializedWidth width: Int, height: Int, pixelFormat: PixelFormat, orientation: ImageOrientation = .up,
-        fill: (UnsafeMutableRawBufferPointer) throws(ImageError) -> Void
+        storageOffset: Int = 0, fill: (UnsafeMutableRawBufferPointer) throws(ImageError) -> Void
     ) throws(ImageError) {
         let stride = width * pixelFormat.bytesPerPixel
-        let storage = ImageStorage(byteCount: stride * height)
+        let storage = ImageStorage(byteCount: stride * height, offset: storageOffset)
         try fill(UnsafeMutableRawBufferPointer(start: storage.base, count: storage.count))
         self.init(width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: stride, orientation: orientation, storage: storage)
     }

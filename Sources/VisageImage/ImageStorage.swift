@@ -9,10 +9,15 @@ package final class ImageStorage: @unchecked Sendable {
     /// Nil for memory Visage allocated, the caller's release closure for borrowed memory.
     private let deallocator: (@Sendable () -> Void)?
 
-    /// Allocates `count` uninitialised bytes.
-    package init(byteCount count: Int) {
-        base = .allocate(byteCount: max(count, 1), alignment: 64)
+    /// How far `base` lies past the start of its allocation (memory Visage allocated).
+    private let offset: Int
+
+    /// Allocates `count` uninitialised bytes, the first `offset` bytes past a 64-byte boundary (0…63).
+    package init(byteCount count: Int, offset: Int = 0) {
+        precondition((0..<64).contains(offset), "offset \(offset) must be in 0..<64")
+        base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) + offset, alignment: 64) + offset
         self.count = count
+        self.offset = offset
         deallocator = nil
     }
 
@@ -20,11 +25,12 @@ package final class ImageStorage: @unchecked Sendable {
         self.base = UnsafeMutableRawPointer(mutating: base)
         self.count = count
         self.deallocator = deallocator
+        offset = 0
     }
 
     package var isOwned: Bool { deallocator == nil }
 
     deinit {
-        if let deallocator { deallocator() } else { base.deallocate() }
+        if let deallocator { deallocator() } else { (base - offset).deallocate() }
     }
 }

@@ -47,7 +47,10 @@ package enum JPEGCodec {
             return image
         }
         let pixelFormat: PixelFormat = decoder.isGray ? .gray8 : .rgb8
-        return try Image(uninitializedWidth: output.width, height: output.height, pixelFormat: pixelFormat, orientation: markers.orientation) { out throws(ImageError) in
+        return try Image(
+            uninitializedWidth: output.width, height: output.height, pixelFormat: pixelFormat, orientation: markers.orientation,
+            storageOffset: cachedStorageOffset(decoder, bytes: output.width * pixelFormat.bytesPerPixel * output.height)
+        ) { out throws(ImageError) in
             if decoder.isCMYK {
                 let pitch = output.width * 4
                 let cmyk = UnsafeMutableRawBufferPointer.allocate(byteCount: pitch * output.height, alignment: 16)
@@ -93,7 +96,10 @@ package enum JPEGCodec {
         }
         let (width, height) = (decodedColumns.count, wantedRows.count)
         let pixelFormat: PixelFormat = decoder.isGray ? .gray8 : .rgb8
-        let pixels = try Image(uninitializedWidth: width, height: height, pixelFormat: pixelFormat, orientation: markers.orientation) { out throws(ImageError) in
+        let pixels = try Image(
+            uninitializedWidth: width, height: height, pixelFormat: pixelFormat, orientation: markers.orientation,
+            storageOffset: cachedStorageOffset(decoder, bytes: width * pixelFormat.bytesPerPixel * height)
+        ) { out throws(ImageError) in
             if decoder.isCMYK {
                 let cmyk = UnsafeMutableRawBufferPointer.allocate(byteCount: width * 4 * height, alignment: 16)
                 defer { cmyk.deallocate() }
@@ -105,6 +111,15 @@ package enum JPEGCodec {
         }
         return ImageWindow(
             pixels: pixels, x: decodedColumns.lowerBound, y: wantedRows.lowerBound, pictureWidth: full.width, pictureHeight: full.height)
+    }
+
+    /// Where an RGB picture of `bytes` that libjpeg decodes should start: 8 bytes past a 64-byte boundary
+    /// when it is small enough to stay in the cache (`vjpeg_cached_picture_limit`), so that no row starts
+    /// 16-byte aligned and libjpeg-turbo's colour conversion writes the rows in place with ordinary
+    /// stores, rather than into CJPEG's strip to be copied (0.4 % of a 640×480 batch's CPU, perf); larger
+    /// pictures keep the aligned start and the streaming stores. Gray and CMYK are not converted there.
+    private static func cachedStorageOffset(_ decoder: JPEGDecoder, bytes: Int) -> Int {
+        !decoder.isGray && !decoder.isCMYK && bytes <= Int(vjpeg_cached_picture_limit()) ? 8 : 0
     }
 
     /// The smallest libjpeg scaled-IDCT numerator (n/8, n ≤ 8) whose longer side still reaches `minimum`.

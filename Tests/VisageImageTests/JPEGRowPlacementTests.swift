@@ -35,7 +35,25 @@ struct JPEGRowPlacementTests {
         #expect(try Self.decode(name, scale: scale, offset: 16, padding: 16).pixels == unaligned.pixels)
     }
 
-    /// The decode `Image` makes (aligned storage, so through the strip) is the reference decode's.
+    /// `Image`'s RGB decodes small enough to stay in the cache start 8 bytes past a 64-byte boundary, so
+    /// libjpeg writes their rows in place (no strip, no copy); larger ones, gray and the 1/8 DC decode keep
+    /// the aligned start. The pixels are the same either way (above).
+    @Test func smallRGBDecodesStartPastAnAlignedAddress() throws {
+        func start(_ image: Image) -> Int { Int(bitPattern: image.storage.base) & 63 }
+        let rgb = try Image(data: Fixtures.data("jpeg-baseline.jpg"), options: .init(applyOrientation: false))
+        #expect(start(rgb) == 8)
+        // At 1/2, the reduced decode of fast detection.
+        var half = ImageDecodingOptions(applyOrientation: false)
+        half.minimumDimension = max(rgb.width, rgb.height) / 2
+        let reduced = try Image(data: Fixtures.data("jpeg-baseline.jpg"), options: half)
+        #expect(reduced.width == (rgb.width + 1) / 2 && start(reduced) == 8)
+        #expect(start(try Image(data: Fixtures.data("jpeg-gray.jpg"), options: .init(applyOrientation: false))) == 0)
+        let large = try Image(width: 800, height: 600, pixelFormat: .rgb8, pixels: [UInt8](repeating: 90, count: 800 * 600 * 3))
+        let decoded = try Image(data: Data(JPEGCodec.encode(large, quality: 80)), options: .init(applyOrientation: false))
+        #expect(decoded.width * decoded.height * 3 > 1 << 20 && start(decoded) == 0)
+    }
+
+    /// The decode `Image` makes (rows written in place) is the reference decode's.
     @Test func imageDecodeMatchesTheReference() throws {
         let unaligned = try Self.decode("jpeg-baseline.jpg", scale: 8, offset: 1, padding: 0)
         let image = try Image(data: Fixtures.data("jpeg-baseline.jpg"), options: .init(applyOrientation: false))

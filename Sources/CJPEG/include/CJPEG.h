@@ -74,6 +74,12 @@ int vjpeg_skip_rows(vjpeg_decoder *decoder, uint32_t rows, uint32_t *skipped);
 /// Decodes up to `rows` rows into `destination`, `stride` bytes apart; writes how many were decoded.
 int vjpeg_read_rows(vjpeg_decoder *decoder, uint8_t *destination, size_t stride, uint32_t rows, uint32_t *decoded);
 
+/// The largest RGB picture (bytes) `vjpeg_read_rows` keeps in the cache: one whose rows start 16-byte
+/// aligned is decoded through a small strip and copied, since libjpeg-turbo writes aligned rows with
+/// non-temporal stores. A destination whose rows are not aligned (VisageImage's JPEG pictures up to this
+/// size start 8 bytes past a 64-byte boundary) is written straight, without the copy.
+size_t vjpeg_cached_picture_limit(void);
+
 /// The next row to be produced, in output rows.
 uint32_t vjpeg_output_row(const vjpeg_decoder *decoder);
 
