@@ -12,6 +12,7 @@ import Visage
         #expect(
             String(decoding: fast, as: UTF8.self) == String(decoding: reference, as: UTF8.self), sourceLocation: sourceLocation)
         #expect(try SortedJSON.encode(value) == reference, sourceLocation: sourceLocation)
+        #expect(try SortedJSON.line(value) == reference + Data("\n".utf8), sourceLocation: sourceLocation)
     }
 
     static let numbers: [Double] = [
@@ -162,6 +163,7 @@ import Visage
         for value in [Twice() as any Encodable, Nested(), Special(), ["n": Special()]] {
             #expect(throws: SortedJSON.Unsupported.self) { try SortedJSON.fastBytes(value) }
             #expect(try SortedJSON.encode(value) == SortedJSON.reference.encode(value))
+            #expect(try SortedJSON.line(value) == SortedJSON.reference.encode(value) + Data("\n".utf8))
         }
         #expect(String(decoding: try SortedJSON.encode(Twice()), as: UTF8.self) == #"{"a":2}"#)
         for value in [Double.nan as any Encodable, [Float.infinity], Nothing()] {
@@ -170,5 +172,6 @@ import Visage
         var face = Self.fullFace(1)
         face.mesh![3].z = .nan
         #expect(throws: EncodingError.self) { try SortedJSON.encode(face) }
+        #expect(throws: EncodingError.self) { try SortedJSON.line(FacesRecord(image: "a", width: 1, height: 1, faces: [face])) }
     }
 }

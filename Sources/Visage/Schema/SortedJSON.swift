@@ -15,8 +15,21 @@ import Foundation
 package enum SortedJSON {
     /// `value` as `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` encodes it.
     package static func encode<T: Encodable>(_ value: T) throws -> Data {
-        if let bytes = try? fastBytes(value) { return Data(bytes) }
+        if let bytes = try? fastBytes(value) { return data(bytes) }
         return try reference.encode(value)
+    }
+
+    /// ``encode(_:)``'s bytes and a newline (a JSON Lines record), made in one buffer.
+    package static func line<T: Encodable>(_ value: T) throws -> Data {
+        if let bytes = try? fastBytes(value, newline: true) { return data(bytes) }
+        var data = try reference.encode(value)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// The bytes as `Data`, copied once: `Data`'s generic initialiser casts the array at run time first.
+    private static func data(_ bytes: [UInt8]) -> Data {
+        bytes.withUnsafeBytes { $0.isEmpty ? Data() : Data(bytes: $0.baseAddress!, count: $0.count) }
     }
 
     /// The encoder whose bytes these are, and which writes what the fast path leaves.
@@ -28,13 +41,20 @@ package enum SortedJSON {
 
     /// The fast path alone: throws ``Unsupported`` where it would differ from `JSONEncoder` (tests use it
     /// to check that the cases they cover are written here, not by the fallback).
-    package static func fastBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let state = EncodingState()
-        let node = try TreeEncoder.node(of: value, parent: nil, key: nil, state: state)
-        guard !state.unsupported else { throw Unsupported() }
+    /// With `newline`, a newline follows.
+    package static func fastBytes<T: Encodable>(_ value: T, newline: Bool = false) throws -> [UInt8] {
         var writer = Writer()
         writer.bytes.reserveCapacity(1024)
-        try writer.write(node)
+        // An image's record, nearly every answer, is written straight, without a tree around it.
+        if T.self == FacesRecord.self {
+            try writer.write(value as! FacesRecord)
+        } else {
+            let state = EncodingState()
+            let node = try TreeEncoder.node(of: value, parent: nil, key: nil, state: state)
+            guard !state.unsupported else { throw Unsupported() }
+            try writer.write(node)
+        }
+        if newline { writer.bytes.append(UInt8(ascii: "\n")) }
         return writer.bytes
     }
 

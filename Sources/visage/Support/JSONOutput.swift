@@ -11,6 +11,6 @@ enum JSONOutput {
     /// The object's JSON and a newline: `JSONEncoder`'s bytes with sorted keys and slashes unescaped,
     /// written by ``SortedJSON`` (the service's encoding too).
     static func encodedLine(_ value: some Encodable) throws -> Data {
-        try SortedJSON.encode(value) + Data("\n".utf8)
+        try SortedJSON.line(value)
     }
 }
