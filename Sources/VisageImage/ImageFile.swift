@@ -13,8 +13,29 @@ import Darwin
 ///
 /// - Parameter maximumBytes: larger files are refused unread; a file any decodable image fits in is smaller.
 package func readImageFile(_ url: URL, maximumBytes: Int = imageFileByteLimit(pixelLimit: ImageDecodingOptions.defaultPixelLimit)) throws(ImageError) -> Data {
-    let path = url.path
     guard url.isFileURL else { throw .unreadable(path: url.absoluteString, reason: "not a file URL") }
+    return try readImageFile(opening: url.path, maximumBytes: maximumBytes)
+}
+
+/// ``readImageFile(_:maximumBytes:)`` of `URL(fileURLWithPath: path, isDirectory: false)`, without making
+/// the URL when its `path` would be `path` itself: an absolute path that does not end in "/" and holds no
+/// NUL (Foundation makes a relative path absolute, expands "~" and drops a trailing "/"; it writes NUL as
+/// "%00"). Making the URL and reading its path back cost about 0.5 % of a 640×480 batch's CPU (perf).
+package func readImageFile(
+    atPath path: String, maximumBytes: Int = imageFileByteLimit(pixelLimit: ImageDecodingOptions.defaultPixelLimit)
+) throws(ImageError) -> Data {
+    if isPlainAbsolutePath(path) { return try readImageFile(opening: path, maximumBytes: maximumBytes) }
+    return try readImageFile(URL(fileURLWithPath: path, isDirectory: false), maximumBytes: maximumBytes)
+}
+
+/// An absolute path that `URL(fileURLWithPath:isDirectory:)` keeps as it is (``readImageFile(atPath:maximumBytes:)``).
+package func isPlainAbsolutePath(_ path: String) -> Bool {
+    let utf8 = path.utf8
+    return utf8.first == UInt8(ascii: "/") && utf8.last != UInt8(ascii: "/") && !utf8.contains(0)
+}
+
+/// The file at `path` (errors name it as given).
+private func readImageFile(opening path: String, maximumBytes: Int) throws(ImageError) -> Data {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it changes nothing for regular files.
     let descriptor = open(path, O_RDONLY | O_NONBLOCK)
     guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }

@@ -145,8 +145,9 @@ struct DetectCommand: AsyncParsableCommand {
         // images already keep every core busy with --jobs.
         let decodeThreads = several && benchmark == nil ? 1 : AvailableCores.count
         let pipeline = try BatchPipeline(options: batch, json: json, jobs: benchmark != nil ? 1 : nil) { path in
-            // A file path: `isDirectory` spares Foundation a stat per image to find out.
-            let url = URL(fileURLWithPath: path, isDirectory: false)
+            // A file path: `isDirectory` spares Foundation a stat per image to find out. Made only where needed:
+            // the detection below reads the path itself (`readImageFile(atPath:)`).
+            var url: URL { URL(fileURLWithPath: path, isDirectory: false) }
             if let benchmark {
                 return Data(try Self.time(
                     detector, extras: extras, url: url, runs: benchmark, name: path, json: json, stages: stages,
@@ -155,13 +156,14 @@ struct DetectCommand: AsyncParsableCommand {
             let faces: [FaceDetector.AnalyzedFace], size: CGSize
             if let annotate {
                 // Drawing needs every pixel.
+                let url = url
                 let image = try Image(contentsOf: url, options: .init(applyOrientation: false))
                 (faces, size) = (try Self.faces(detector, extras: extras, in: image), image.size)
                 try Self.write(faces, extras: extras, on: image, to: several ? Self.path(annotate, for: url) : annotate)
             } else {
                 // Only what the request needs: fast detection of a JPEG decodes it reduced.
                 let found = try detector.analyzedFaces(
-                    decoding: try readImageFile(url), features: extras, meshFromReducedDecode: shrinkOnLoad,
+                    decoding: try readImageFile(atPath: path), features: extras, meshFromReducedDecode: shrinkOnLoad,
                     decodeThreads: decodeThreads)
                 (faces, size) = (found.faces, CGSize(width: found.width, height: found.height))
             }
