@@ -32,10 +32,60 @@ void visage_f32_dwconv_pack(
 
 #define STACK_POINTERS 1024
 
-void visage_f32_dwconv_run(
+// A uniform row's few distinct outputs are computed in a scratch row of at most this many floats.
+#define UNIFORM_SCRATCH 4096
+
+/// Whether output row oy of a 3×3 layer reads only padding rows and input rows that are one pixel
+/// repeated (`uniform`: lo, hi per input row, as `visage_f32_conv_run_uniform`'s).
+static int dw_row_uniform(const visage_conv_geometry *g, const int32_t *uniform, size_t oy) {
+    if (uniform == NULL) return 0;
+    for (size_t ky = 0; ky < 3; ky++) {
+        const size_t iy = oy * g->stride_y + ky - g->pad_top;  // wraps when above the input
+        if (iy < g->input_height && !(uniform[2 * iy] == 0 && (size_t)uniform[2 * iy + 1] == g->input_width)) return 0;
+    }
+    return 1;
+}
+
+/// A 3×3 output row whose input rows are each one pixel repeated (or padding): its outputs differ only
+/// where the window meets a padding column, so the row kernel computes a narrow row with the same
+/// edges (`left` outputs that meet the left padding, one interior output, `right` outputs that meet
+/// the right padding) from the first columns of the same input rows, and each output is copied from
+/// its counterpart. Each narrow output's window reads the values the full row's does, and the row
+/// kernel sums an output in an order that depends only on which of its columns lie in the input, so
+/// the values are the full row's bit for bit. Returns 0 (nothing written) when nothing would be saved.
+static int dw_uniform_row(
+    const visage_kernel_set *set, const visage_conv_geometry *g, const float *packed, const visage_f32_epilogue *epilogue,
+    const float *const *rows, float *out) {
+    const size_t channels = g->output_channels, ow = g->output_width, iw = g->input_width;
+    const size_t sx = g->stride_x, pl = g->pad_left;
+    // Outputs x < left start before column 0; outputs x >= ow - right end past column iw - 1.
+    const size_t left = (pl + sx - 1) / sx;
+    const size_t reach = (ow - 1) * sx + 3;  // one past the last output's last column, counted from -pl
+    const size_t pad_right = reach > pl + iw ? reach - pl - iw : 0;
+    size_t right = 0;
+    while (right < ow && (ow - 1 - right) * sx + 3 > pl + iw) right++;
+    const size_t narrow = left + 1 + right;
+    if (narrow + 1 >= ow || narrow * channels > UNIFORM_SCRATCH || (ow - 1) * sx + 3 < pl + iw) return 0;
+    // The narrow row's input width keeps the last output's padding columns: (narrow - 1) × sx + 3 = pl + width + pad_right.
+    const size_t width = (narrow - 1) * sx + 3 - pl - pad_right;
+    float scratch[UNIFORM_SCRATCH];
+    set->dwconv_9(narrow, channels, rows, width, sx, pl, packed, scratch, epilogue->min, epilogue->max, epilogue->slopes);
+    const size_t bytes = channels * sizeof(float);
+    memcpy(out, scratch, (left + 1) * bytes);
+    memcpy(out + (ow - right) * channels, scratch + (left + 1) * channels, right * bytes);
+    // The interior outputs left…ow - right - 1: the first one doubled, so a few long copies.
+    for (size_t done = 1, run = ow - right - left; done < run;) {
+        const size_t n = done < run - done ? done : run - done;
+        memcpy(out + (left + done) * channels, out + left * channels, n * bytes);
+        done += n;
+    }
+    return 1;
+}
+
+static void dwconv_run(
     visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
     const visage_f32_epilogue *epilogue, const float *input, float *output,
-    size_t row_begin, size_t row_end) {
+    size_t row_begin, size_t row_end, const int32_t *uniform) {
     const visage_kernel_set *set = visage_kernel_set_get(isa);
     const size_t kh = g->kernel_height, kw = g->kernel_width, ks = kh * kw;
     const size_t channels = g->output_channels, ow = g->output_width, iw = g->input_width;
@@ -44,14 +94,17 @@ void visage_f32_dwconv_run(
         // At stride 1, rows in pairs through the set's two-row kernel when it has one (four input rows).
         const int pairs = set->dwconv_9x2 != NULL && g->stride_y == 1 && sx == 1;
         for (size_t oy = row_begin; oy < row_end;) {
-            const size_t count = pairs && oy + 1 < row_end ? 2 : 1;
+            const int skip = dw_row_uniform(g, uniform, oy);
+            const size_t count = !skip && pairs && oy + 1 < row_end && !dw_row_uniform(g, uniform, oy + 1) ? 2 : 1;
             const float *rows[4];
             for (size_t ky = 0; ky < 2 + count; ky++) {
                 const size_t iy = oy * g->stride_y + ky - g->pad_top;  // wraps when above the input
                 rows[ky] = iy < g->input_height ? input + iy * iw * channels : zeros;
             }
             float *out = output + oy * ow * channels;
-            if (count == 2)
+            if (skip && dw_uniform_row(set, g, packed, epilogue, rows, out))
+                ;
+            else if (count == 2)
                 set->dwconv_9x2(ow, channels, rows, iw, pl, packed, out, out + ow * channels,
                                 epilogue->min, epilogue->max, epilogue->slopes);
             else
@@ -96,4 +149,18 @@ void visage_f32_dwconv_run(
         }
     }
     if (rows != stack_pointers) free(rows);
+}
+
+void visage_f32_dwconv_run(
+    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
+    const visage_f32_epilogue *epilogue, const float *input, float *output,
+    size_t row_begin, size_t row_end) {
+    dwconv_run(isa, g, packed, zeros, epilogue, input, output, row_begin, row_end, NULL);
+}
+
+void visage_f32_dwconv_run_uniform(
+    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
+    const visage_f32_epilogue *epilogue, const float *input, float *output,
+    size_t row_begin, size_t row_end, const int32_t *input_uniform) {
+    dwconv_run(isa, g, packed, zeros, epilogue, input, output, row_begin, row_end, input_uniform);
 }

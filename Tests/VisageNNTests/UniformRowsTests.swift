@@ -132,8 +132,8 @@ struct UniformRowsTests {
         }
     }
 
-    /// Depthwise convolution and max pooling compute every pixel; the runs they describe must hold
-    /// equal pixels in what they computed.
+    /// Depthwise convolution (computing every pixel) and max pooling: the runs they describe must
+    /// hold equal pixels in what they computed.
     @Test(arguments: [(3, 1, true), (3, 2, true), (3, 2, false), (5, 1, true), (2, 2, false), (2, 2, true)])
     func depthwiseAndPoolingRunsHoldEqualPixels(_ kernel: Int, _ stride: Int, _ same: Bool) {
         let (height, width, channels) = (15, 23, 19)
@@ -171,6 +171,51 @@ struct UniformRowsTests {
                             "\(kind) \(isa) k\(kernel) s\(stride): row \(y) column \(x)")
                     }
                 }
+            }
+        }
+    }
+
+    /// 3×3 depthwise rows that read only rows of one repeated pixel (or padding) are computed as a
+    /// narrow row with the same edges and copied out: the values must be those of computing every
+    /// pixel, bit for bit, on every kernel set, whole or split by rows. Strides 1 and 2, SAME, VALID
+    /// and one-sided padding (a fused PAD), odd and even widths, channel counts that take whole,
+    /// partial and SSE chunks.
+    @Test(arguments: [
+        (1, 1, 1, 9, 23), (1, 1, 1, 3, 16), (1, 0, 0, 19, 8), (2, 0, 0, 19, 23), (2, 0, 0, 4, 64), (2, 1, 1, 12, 15),
+        (1, 1, 0, 7, 13), (2, 0, 1, 28, 10), (1, 0, 0, 33, 5),
+    ])
+    func depthwiseComputesUniformRowsNarrow(_ stride: Int, _ padTop: Int, _ padLeft: Int, _ channels: Int, _ width: Int) {
+        let height = 17
+        // One-sided padding (padTop 1, padLeft 0, or the reverse) pads before only; SAME pads as TFLite does.
+        let same = padTop == padLeft && padTop > 0
+        let padRight = same ? max(((width + stride - 1) / stride - 1) * stride + 3 - width, 0) - padLeft : 0
+        let padBottom = same ? max(((height + stride - 1) / stride - 1) * stride + 3 - height, 0) - padTop : 0
+        let outputWidth = (width + padLeft + padRight - 3) / stride + 1, outputHeight = (height + padTop + padBottom - 3) / stride + 1
+        let shape = ConvolutionShape(
+            inputHeight: height, inputWidth: width, inputChannels: channels, outputHeight: outputHeight, outputWidth: outputWidth,
+            outputChannels: channels, kernelHeight: 3, kernelWidth: 3, strideY: stride, strideX: stride, padTop: padTop, padLeft: padLeft)
+        let name = "s\(stride) pad \(padTop),\(padLeft) \(height)×\(width)×\(channels)"
+        var random = SplitMix64(seed: fixedSeed("uniform narrow dw " + name))
+        let input = Self.banded(
+            rows: height, columns: width, channels: channels, bands: [0 ..< 5, 8 ..< 9, 13 ..< 17], random: &random)
+        let uniform = UniformRows.scanned(input, rows: height, columns: width, channels: channels)
+        let weights = random.floats(9 * channels), bias = random.floats(channels), slopes = random.floats(channels)
+        for isa in KernelISA.allCases where isa.isAvailable {
+            let packed = weights.withUnsafeBufferPointer { w in
+                bias.withUnsafeBufferPointer { b in
+                    PackedDepthwiseConvolution(
+                        shape: shape, weightsHWC: w, bias: b, epilogue: .init(min: -1, max: 1.5, preluSlopes: slopes), isa: isa)
+                }
+            }
+            var whole = [Float](repeating: .nan, count: outputHeight * outputWidth * channels)
+            packed.run(input: input, output: &whole, outputRows: 0 ..< outputHeight)
+            for rows in [[0 ..< outputHeight], [0 ..< outputHeight / 2, outputHeight / 2 ..< outputHeight], (0 ..< outputHeight).map { $0 ..< $0 + 1 }] {
+                var narrow = [Float](repeating: .nan, count: whole.count)
+                uniform.withUnsafeBufferPointer { u in
+                    for band in rows { packed.run(input: input, output: &narrow, outputRows: band, uniformInput: u.baseAddress) }
+                }
+                let first = narrow.indices.first { narrow[$0].bitPattern != whole[$0].bitPattern }
+                #expect(first == nil, "\(name) \(isa): rows \(rows), first difference at value \(first ?? -1)")
             }
         }
     }

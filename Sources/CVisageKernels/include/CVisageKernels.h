@@ -119,6 +119,16 @@ void visage_f32_dwconv_run(
     const visage_f32_epilogue *epilogue, const float *input, float *output,
     size_t row_begin, size_t row_end);
 
+/// As `visage_f32_dwconv_run`, given what is known of the input's rows: `input_uniform` holds two
+/// values per input row, lo and hi (`visage_f32_conv_run_uniform`'s layout), and lo = 0, hi =
+/// input_width says that the row is one pixel repeated. A 3×3 output row that reads only such rows
+/// (or padding rows) is computed as a narrow row with the same edges and copied out, with the
+/// values `visage_f32_dwconv_run` gives, bit for bit, when the caller is right.
+void visage_f32_dwconv_run_uniform(
+    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
+    const visage_f32_epilogue *epilogue, const float *input, float *output,
+    size_t row_begin, size_t row_end, const int32_t *input_uniform);
+
 /// MAX_POOL_2D of output rows [row_begin, row_end) (input and output channels equal): the
 /// largest input under each window, taps outside the input and NaN taps ignored (-infinity when
 /// none is left), then clamped to [min, max].

@@ -14,7 +14,10 @@ import Darwin
 /// pool then works out which of its output pixels read only equal values (their windows lie in
 /// a run of every input row they read, or in padding rows) and records them for its own output.
 /// A convolution computes one pixel of each run and copies it over the rest (`PackedConvolution`'s
-/// `uniformColumns`); the others compute everything and only pass the description on. Any other
+/// `uniformColumns`); a 3×3 depthwise convolution computes an output row that reads only rows of one
+/// repeated pixel (or padding) as a narrow row with the same edges and copies it out
+/// (`PackedDepthwiseConvolution`'s `uniformInput`); max pools compute everything and only pass the
+/// description on. Any other
 /// operator leaves its outputs unknown, so the values never depend on what is known: knowing
 /// less only costs time.
 ///

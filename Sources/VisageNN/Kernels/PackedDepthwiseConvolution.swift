@@ -37,13 +37,25 @@ package final class PackedDepthwiseConvolution: Sendable {
 
     /// Computes output rows `outputRows` (each `outputWidth × channels` values, NHWC) from the
     /// whole input tensor.
-    package func run(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, outputRows: Range<Int>) {
+    /// - Parameter uniformInput: nil, or two values per input row (``UniformRows``' layout); a row
+    ///   known to be one pixel repeated (`0, inputWidth`) lets a 3×3 kernel compute the output rows
+    ///   that read only such rows from a few pixels and copy them, with the same values.
+    package func run(
+        input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, outputRows: Range<Int>,
+        uniformInput: UnsafePointer<Int32>? = nil
+    ) {
         precondition(outputRows.lowerBound >= 0 && outputRows.upperBound <= shape.outputHeight)
         guard !outputRows.isEmpty else { return }
         var geometry = shape.geometry
         weights.withOperands { packed, zeros, epilogue in
-            visage_f32_dwconv_run(
-                isa.cValue, &geometry, packed, zeros, epilogue, input, output, outputRows.lowerBound, outputRows.upperBound)
+            if let uniformInput {
+                visage_f32_dwconv_run_uniform(
+                    isa.cValue, &geometry, packed, zeros, epilogue, input, output, outputRows.lowerBound, outputRows.upperBound,
+                    uniformInput)
+            } else {
+                visage_f32_dwconv_run(
+                    isa.cValue, &geometry, packed, zeros, epilogue, input, output, outputRows.lowerBound, outputRows.upperBound)
+            }
         }
     }
 }

@@ -73,22 +73,29 @@ struct DepthwiseConvolutionOperation: Operation {
         OutputSplit(rows: kernel.shape.outputHeight, panels: 1, work: 2 * kernel.shape.multiplyAccumulates / kernel.shape.inputChannels, threads: threads)
     }
 
-    /// Computes every pixel; describes the output's uniform rows from the input's.
+    /// Computes the output rows that read only rows of one repeated pixel from a few pixels (3×3
+    /// kernels), every pixel of the others; describes the output's uniform rows from the input's.
     func run(_ tensors: TensorPointers, workers: Workers, uniformRows: UniformRows) {
-        run(tensors, workers: workers)
         if batch == 1 {
+            run(tensors, workers: workers, uniformInput: uniformRows.rows(input, height: kernel.shape.inputHeight))
             uniformRows.describe(output, from: input, through: kernel.shape)
         } else {
+            run(tensors, workers: workers)
             uniformRows.forget(output)
         }
     }
 
     func run(_ tensors: TensorPointers, workers: Workers) {
+        run(tensors, workers: workers, uniformInput: nil)
+    }
+
+    private func run(_ tensors: TensorPointers, workers: Workers, uniformInput: UnsafePointer<Int32>?) {
         let x = UnsafePointer(tensors[input]), y = tensors[output]
         let split = split(threads: workers.count)
         for image in 0 ..< batch {
             forEachRowRange(kernel.shape.outputHeight, split: split, workers: workers) { rows in
-                kernel.run(input: x + image * inputBatchStride, output: y + image * outputBatchStride, outputRows: rows)
+                kernel.run(
+                    input: x + image * inputBatchStride, output: y + image * outputBatchStride, outputRows: rows, uniformInput: uniformInput)
             }
         }
     }
