@@ -10,7 +10,8 @@ public final class Interpreter {
     private let storage: AlignedFloats
     /// Indexed by tensor id.
     private let pointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-    /// The helper threads operators split over, kept for the interpreter's life (none at 1 thread).
+    /// The helper threads operators split over, kept for the interpreter's life (none at 1 thread),
+    /// and the door for threads that lend themselves to an invocation (``Assistance``).
     private let workers: Workers
     /// Threads operators may share their work over, the calling thread included: the options'
     /// count, or the one chosen for this model when the options leave it open.
@@ -32,7 +33,7 @@ public final class Interpreter {
             }
         }
         threads = options.threads ?? AutomaticThreads.count(for: plan.operations)
-        workers = Workers(pool: threads > 1 ? WorkerPool(helpers: threads - 1) : nil)
+        workers = Workers(pool: WorkerPool(helpers: threads - 1))
         uniformRows = options.skipsUniformColumns ? UniformRows(shapes: plan.shapes) : nil
         let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(plan.placements.count, 1))
         self.pointers = pointers
@@ -63,8 +64,27 @@ public final class Interpreter {
     }
 
     /// Runs every operation once, reading the inputs and writing the outputs.
+    ///
+    /// Under an ``Assistance`` seat (independent jobs run side by side), threads that have run out of
+    /// their own jobs may take parts of this invocation's operators meanwhile; the values are the
+    /// same whoever computes them.
     public func invoke() throws(ModelError) {
         startInvocation()
+        guard let seat = Assistance.seat, let pool = workers.pool else {
+            runOperations()
+            return
+        }
+        seat.board.publish(pool, at: seat.index)
+        defer { seat.board.withdraw(at: seat.index) }
+        runOperations()
+    }
+
+    /// Operator parts that threads lending themselves to this interpreter's invocations have run (``Assistance``).
+    package var partsRunByAssistants: Int {
+        workers.pool?.partsRunByGuests ?? 0
+    }
+
+    private func runOperations() {
         for operation in model.plan.operations {
             run(operation)
         }

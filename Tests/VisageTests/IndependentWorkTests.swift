@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import Visage
 import VisageImage
+import VisageNN
 
 /// Accurate mode's passes and the mesh stage's faces run side by side; the answer must be the serial one.
 struct IndependentWorkTests {
@@ -29,6 +30,34 @@ struct IndependentWorkTests {
         let refinedSerially = try IndependentWork.$runsSerially.withValue(true) { try refined() }
         #expect(zip(refinedSerially, regions).contains { $0.analysis?.region != $1 }, "a face took a second pass")
         for _ in 0 ..< 3 { #expect(try refined() == refinedSerially) }
+    }
+
+    /// A thread out of work lends itself to the network another thread is running (``Assistance``):
+    /// here one chain ends at once and the other invokes the full-range detector again and again, and
+    /// the idle thread takes parts of its operators, with the outputs of an invocation no one helped.
+    @Test func idleThreadsHelpAnotherThreadsNetwork() throws {
+        guard AvailableCores.count > 1 else { return }
+        let model = try DetectorRunner.shared(.fullRange).model
+        let interpreter = try Interpreter(model: model, options: .init(threads: 1))
+        interpreter.withInput(0) { input in
+            for index in input.indices { input[index] = sin(Float(index) * 0.01) }
+        }
+        func outputs() throws -> [[Float]] {
+            try interpreter.invoke()
+            return (0 ..< model.outputs.count).map { interpreter.output($0) }
+        }
+        let alone = try outputs()
+        #expect(interpreter.partsRunByAssistants == 0)
+        // Up to 200 invocations, until the other thread has helped with one.
+        let results = try IndependentWork.chains(2) { (index: Int, runs: Int?) throws(FaceDetectionError) -> ChainStep<Int, [[Float]]> in
+            guard index == 0 else { return .done([]) }
+            let found: [[Float]]
+            do { found = try outputs() } catch { throw .landmarks(reason: "\(error)") }
+            let runs = (runs ?? 0) + 1
+            return interpreter.partsRunByAssistants > 0 || runs == 200 ? .done(found) : .next(runs)
+        }
+        #expect(interpreter.partsRunByAssistants > 0)
+        #expect(results[0] == alone)
     }
 
     /// Chains of steps, as the mesh stage's faces run their passes: each step sees the state its chain's

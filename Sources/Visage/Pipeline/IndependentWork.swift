@@ -61,15 +61,17 @@ package enum IndependentWork {
                 }
             }
         }
-        let queue = ChainQueue<State, R>(count: count)
+        let queue = ChainQueue<State, R>(count: count, threads: threads)
         withoutActuallyEscaping(step) { step in
             // concurrentPerform returns when every worker has left the queue, which is when every chain
             // has its result; each step's state passes through the queue's lock.
             let shared = Unchecked(step)
-            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            DispatchQueue.concurrentPerform(iterations: threads) { seat in
                 let step = shared.value
-                while let (index, state) = queue.next() {
-                    queue.finished(index, Result { () throws(FaceDetectionError) in try step(index, state) })
+                Assistance.$seat.withValue(queue.assistance.seat(seat)) {
+                    while let (index, state) = queue.next() {
+                        queue.finished(index, Result { () throws(FaceDetectionError) in try step(index, state) })
+                    }
                 }
             }
         }
@@ -99,7 +101,7 @@ package enum IndependentWork {
             let followed = try (0 ..< followUps).map { index throws(FaceDetectionError) in try followUp(planned, index) }
             return (pieces, planned, followed, try (0 ..< fillers).map { index throws(FaceDetectionError) in try filler(index) })
         }
-        let queue = RoundQueue<T, Plan, U, F>(count: count, fillers: fillers)
+        let queue = RoundQueue<T, Plan, U, F>(count: count, fillers: fillers, threads: threads)
         withoutActuallyEscaping(piece) { piece in
             withoutActuallyEscaping(plan) { plan in
                 withoutActuallyEscaping(followUp) { followUp in
@@ -107,21 +109,23 @@ package enum IndependentWork {
                         // concurrentPerform returns when every worker has left the queue, which is
                         // when every job is done; each job writes only its own slot.
                         let shared = Unchecked((piece, plan, followUp, filler))
-                        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                        DispatchQueue.concurrentPerform(iterations: threads) { seat in
                             let (piece, plan, followUp, filler) = shared.value
-                            while let job = queue.next() {
-                                switch job {
-                                case .piece(let index):
-                                    let result = Result { () throws(FaceDetectionError) in try piece(index) }
-                                    if let pieces = queue.finished(piece: index, result) {
-                                        // The last of the first round: plan the second here, then queue it.
-                                        queue.planned(Result { () throws(FaceDetectionError) in try plan(pieces) })
+                            Assistance.$seat.withValue(queue.assistance.seat(seat)) {
+                                while let job = queue.next() {
+                                    switch job {
+                                    case .piece(let index):
+                                        let result = Result { () throws(FaceDetectionError) in try piece(index) }
+                                        if let pieces = queue.finished(piece: index, result) {
+                                            // The last of the first round: plan the second here, then queue it.
+                                            queue.planned(Result { () throws(FaceDetectionError) in try plan(pieces) })
+                                        }
+                                    case .followUp(let index):
+                                        let planned = queue.plan!
+                                        queue.finished(followUp: index, Result { () throws(FaceDetectionError) in try followUp(planned, index) })
+                                    case .filler(let index):
+                                        queue.finished(filler: index, Result { () throws(FaceDetectionError) in try filler(index) })
                                     }
-                                case .followUp(let index):
-                                    let planned = queue.plan!
-                                    queue.finished(followUp: index, Result { () throws(FaceDetectionError) in try followUp(planned, index) })
-                                case .filler(let index):
-                                    queue.finished(filler: index, Result { () throws(FaceDetectionError) in try filler(index) })
                                 }
                             }
                         }
@@ -142,25 +146,30 @@ package enum ChainStep<State, Result> {
 
 /// The shared state of ``IndependentWork/chains(_:_:)``: the steps ready to run, oldest first, and each
 /// chain's result, guarded by one condition lock (taken twice per step, which lasts milliseconds).
+/// A thread with no step to take lends itself to another's running network meanwhile (``Assistance``).
 private final class ChainQueue<State, R>: @unchecked Sendable {
-    private let condition = NSCondition()
+    let assistance: Assistance
+    private var condition: NSCondition { assistance.condition }
     private var ready: [(index: Int, state: State?)]
     private var nextReady = 0
     private var unfinished: Int
     private var outcomes: [Result<R, FaceDetectionError>?]
 
-    init(count: Int) {
+    init(count: Int, threads: Int) {
+        assistance = Assistance(seats: threads)
         ready = (0 ..< count).map { ($0, nil) }
         unfinished = count
         outcomes = Array(repeating: nil, count: count)
     }
 
-    /// The oldest ready step, waiting while none is ready but a chain is still running; nil when every
-    /// chain has its result.
+    /// The oldest ready step, assisting or waiting while none is ready but a chain is still running;
+    /// nil when every chain has its result.
     func next() -> (index: Int, state: State?)? {
         condition.lock()
         defer { condition.unlock() }
-        while nextReady == ready.count, unfinished > 0 { condition.wait() }
+        while nextReady == ready.count, unfinished > 0 {
+            if !assistance.assistOne() { condition.wait() }
+        }
         guard nextReady < ready.count else { return nil }
         let step = ready[nextReady]
         ready[nextReady].state = nil  // the state's memory goes with the step that takes it
@@ -175,6 +184,7 @@ private final class ChainQueue<State, R>: @unchecked Sendable {
         switch outcome {
         case .success(.next(let state)):
             ready.append((index, state))
+            assistance.changed()
             condition.signal()
         case .success(.done(let result)):
             outcomes[index] = .success(result)
@@ -183,7 +193,10 @@ private final class ChainQueue<State, R>: @unchecked Sendable {
             outcomes[index] = .failure(error)
             unfinished -= 1
         }
-        if unfinished == 0 { condition.broadcast() }
+        if unfinished == 0 {
+            assistance.changed()
+            condition.broadcast()
+        }
     }
 
     /// Every chain's result in order, or the first failing chain's error. Called after every chain ended.
@@ -193,13 +206,18 @@ private final class ChainQueue<State, R>: @unchecked Sendable {
 }
 
 /// The shared state of ``IndependentWork/map(_:_:then:_:alongside:_:)``: the jobs not yet started and
-/// every job's result, guarded by one condition lock (taken once per job, which lasts milliseconds).
+/// every job's result, guarded by one condition lock (taken twice per job, which lasts milliseconds).
+/// A thread with no job to take lends itself to another's running network meanwhile (``Assistance``),
+/// until the last job is done.
 private final class RoundQueue<T, Plan, U, F>: @unchecked Sendable {
     enum Job { case piece(Int), followUp(Int), filler(Int) }
 
-    private let condition = NSCondition()
+    let assistance: Assistance
+    private var condition: NSCondition { assistance.condition }
     private var jobs: [Job]
     private var nextJob = 0
+    /// Jobs handed out and not yet finished.
+    private var running = 0
     /// First-round pieces not yet finished (at least one to begin with); the second round is known
     /// once this is 0 and the plan is in.
     private var unfinishedPieces: Int
@@ -211,22 +229,35 @@ private final class RoundQueue<T, Plan, U, F>: @unchecked Sendable {
     /// Written once, before any follow-up is queued; read only by follow-ups.
     private(set) var plan: Plan?
 
-    init(count: Int, fillers: Int) {
+    init(count: Int, fillers: Int, threads: Int) {
+        assistance = Assistance(seats: threads)
         jobs = (0 ..< count).map { .piece($0) } + (0 ..< fillers).map { .filler($0) }
         unfinishedPieces = count
         pieces = Array(repeating: nil, count: count)
         self.fillers = Array(repeating: nil, count: fillers)
     }
 
-    /// The next job, waiting while there is none yet but the second round may still bring some; nil
-    /// when every job has been handed out.
+    /// The next job, assisting or waiting while there is none yet but the second round may still bring
+    /// some, or others' jobs still run; nil when every job is done.
     func next() -> Job? {
         condition.lock()
         defer { condition.unlock() }
-        while nextJob == jobs.count, !secondRoundKnown { condition.wait() }
+        while nextJob == jobs.count, !secondRoundKnown || running > 0 {
+            if !assistance.assistOne() { condition.wait() }
+        }
         guard nextJob < jobs.count else { return nil }
         nextJob += 1
+        running += 1
         return jobs[nextJob - 1]
+    }
+
+    /// One job fewer running, with `condition` held: the last one lets the idle threads leave.
+    private func jobEnded() {
+        running -= 1
+        if running == 0 {
+            assistance.changed()
+            condition.broadcast()
+        }
     }
 
     /// Stores a first-round result; returns every result when it was the last one and all succeeded
@@ -236,12 +267,14 @@ private final class RoundQueue<T, Plan, U, F>: @unchecked Sendable {
         defer { condition.unlock() }
         pieces[index] = result
         unfinishedPieces -= 1
+        jobEnded()
         guard unfinishedPieces == 0 else { return nil }
         var values: [T] = []
         for case let piece? in pieces {
             guard case .success(let value) = piece else {
                 // The serial run throws this error before any plan: no second round.
                 secondRoundKnown = true
+                assistance.changed()
                 condition.broadcast()
                 return nil
             }
@@ -261,18 +294,21 @@ private final class RoundQueue<T, Plan, U, F>: @unchecked Sendable {
             jobs.insert(contentsOf: (0 ..< planned.followUps).map { .followUp($0) }, at: nextJob)
         }
         secondRoundKnown = true
+        assistance.changed()
         condition.broadcast()
     }
 
     func finished(followUp index: Int, _ result: Result<U, FaceDetectionError>) {
         condition.lock()
         followUps[index] = result
+        jobEnded()
         condition.unlock()
     }
 
     func finished(filler index: Int, _ result: Result<F, FaceDetectionError>) {
         condition.lock()
         fillers[index] = result
+        jobEnded()
         condition.unlock()
     }
 

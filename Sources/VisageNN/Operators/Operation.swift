@@ -40,7 +40,8 @@ extension Operation {
 struct Workers {
     let pool: WorkerPool?
     static let callerOnly = Workers(pool: nil)
-    var count: Int { (pool?.helperCount ?? 0) + 1 }
+    /// Threads that may share an operator now: with a pool, its caller, helpers and guests (``WorkerPool/threadCount``).
+    var count: Int { pool?.threadCount ?? 1 }
 }
 
 /// Runs `body` on each of `split`'s row ranges of `0..<rows`, in parallel when more than one.

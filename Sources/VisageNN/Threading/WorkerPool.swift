@@ -35,6 +35,10 @@ package final class WorkerPool: @unchecked Sendable {
     /// Parts of the current job not yet finished.
     private let unfinished = Atomic<Int>(0)
     private let sleepers = Atomic<Int>(0)
+    /// Threads lending themselves to this pool for a while (``assist(while:)``), besides its helpers.
+    private let guests = Atomic<Int>(0)
+    /// Parts guests have run, over the pool's life (tests read it).
+    private let guestParts = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     /// The current job's body. Written only by the caller before it publishes the job, read only by
     /// a thread holding an unfinished part of that job, cleared before the caller returns.
@@ -86,10 +90,20 @@ package final class WorkerPool: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `body(0)` … `body(parts - 1)`, on the caller and the helpers, and returns when all are done.
+    /// Threads that may take parts now: the caller, the helpers and the guests assisting at this moment.
+    package var threadCount: Int {
+        helperCount + 1 + guests.load(ordering: .relaxed)
+    }
+
+    /// Parts of this pool's jobs that guests (``assist(while:)``) have run so far.
+    package var partsRunByGuests: Int {
+        guestParts.load(ordering: .relaxed)
+    }
+
+    /// Runs `body(0)` … `body(parts - 1)`, on the caller, the helpers and any guests, and returns when all are done.
     package func run(parts: Int, _ body: (Int) -> Void) {
         precondition(parts <= Self.maximumParts)
-        guard parts > 1, !threads.isEmpty else {
+        guard parts > 1, !threads.isEmpty || guests.load(ordering: .relaxed) > 0 else {
             for part in 0 ..< parts { body(part) }
             return
         }
@@ -123,16 +137,41 @@ package final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// Claims and runs parts until none is left; returns the job it found exhausted.
+    /// Claims and runs parts until none is left; returns the job it found exhausted and how many parts it ran.
     @discardableResult
-    private func runClaimedParts() -> UInt64 {
+    private func runClaimedParts() -> (job: UInt64, ran: Int) {
+        var ran = 0
         while true {
             let word = claim.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
             let parts = Int(word >> 20 & UInt64(Self.maximumParts)), next = Int(word & UInt64(Self.maximumParts))
-            guard next < parts else { return word >> 40 }
+            guard next < parts else { return (word >> 40, ran) }
+            ran += 1
             // Holding an unfinished part keeps the job, and so `body`, in place.
             body.unsafelyUnwrapped(next)
             unfinished.subtract(1, ordering: .releasing)
+        }
+    }
+
+    /// Lends the calling thread to this pool: it takes parts of the jobs the pool's caller publishes,
+    /// as a helper does, while `keepGoing()` holds (checked between parts and while polling, so it
+    /// must be cheap), and polls without parking in between. The caller splits its operators for
+    /// one more thread while a guest is here (``threadCount``); any split gives the values one
+    /// thread gives, so a guest changes only who computes them. Used by a thread that has run out of
+    /// its own work while another's job still runs (``Assistance``).
+    package func assist(while keepGoing: () -> Bool) {
+        guests.add(1, ordering: .sequentiallyConsistent)
+        defer { guests.subtract(1, ordering: .sequentiallyConsistent) }
+        // A job already published (even one exhausted) may be joined: a part is claimed only while
+        // the job has parts left, and holding it keeps the job's body in place.
+        var finishedJob: UInt64 = .max
+        while keepGoing() {
+            if claim.load(ordering: .acquiring) >> 40 != finishedJob {
+                let (job, ran) = runClaimedParts()
+                finishedJob = job
+                if ran > 0 { guestParts.add(ran, ordering: .relaxed) }
+                continue
+            }
+            visage_spin_hint()
         }
     }
 
@@ -140,7 +179,7 @@ package final class WorkerPool: @unchecked Sendable {
         var finishedJob: UInt64 = 0
         while !stopping.load(ordering: .relaxed) {
             if claim.load(ordering: .acquiring) >> 40 != finishedJob {
-                finishedJob = runClaimedParts()
+                finishedJob = runClaimedParts().job
                 continue
             }
             if !waitForJob(after: finishedJob) { return }

@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+
+/// Threads running independent jobs side by side (one image's windows, or its faces' mesh passes)
+/// that lend themselves to each other's interpreters once they run out of jobs of their own.
+///
+/// Without it, the end of such a run leaves a core idle while another finishes its last job (a
+/// mesh pass of about 7 ms on the AVX2 machine), and so does any wait for work the others are
+/// still producing. Each job thread holds a ``Seat`` (bound with `Assistance.$seat.withValue`);
+/// an ``Interpreter`` invoked there shows its ``WorkerPool`` on the board for the invocation's
+/// length, and an idle thread of the same run calls ``assistOne()`` to take parts of its
+/// operators (``WorkerPool/assist(while:)``). Any split of an operator gives the values one thread
+/// gives, so the results do not depend on who helped.
+///
+/// The board shares its owner's condition: the owner's queue waits on it, and an interpreter
+/// starting an invocation wakes the waiters so they can assist.
+package final class Assistance: @unchecked Sendable {  // `pools` is guarded by `condition`.
+    /// The seat of the job running on this thread, when it runs under an assistance board.
+    @TaskLocal package static var seat: Seat?
+
+    /// One job thread's place on a board.
+    package struct Seat: Sendable {
+        package let board: Assistance
+        package let index: Int
+    }
+
+    /// The owner's lock and condition, which also guard the board.
+    package let condition = NSCondition()
+    /// The pool of the interpreter each seat is invoking, if any.
+    private var pools: [WorkerPool?]
+    /// Bumped when an invocation starts or ends and when the owner has news (``changed()``):
+    /// an assisting thread then stops and goes back to its owner's queue.
+    private let epoch = Atomic<Int>(0)
+
+    package init(seats: Int) {
+        pools = Array(repeating: nil, count: seats)
+    }
+
+    package func seat(_ index: Int) -> Seat {
+        Seat(board: self, index: index)
+    }
+
+    /// Tells assisting threads to come back (new work is queued, or everything is done). Called by
+    /// the owner with `condition` held, beside its own signal or broadcast.
+    package func changed() {
+        epoch.add(1, ordering: .releasing)
+    }
+
+    func publish(_ pool: WorkerPool, at index: Int) {
+        condition.lock()
+        pools[index] = pool
+        epoch.add(1, ordering: .releasing)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func withdraw(at index: Int) {
+        condition.lock()
+        pools[index] = nil
+        epoch.add(1, ordering: .releasing)
+        condition.unlock()
+    }
+
+    /// With `condition` held: helps an interpreter another seat is invoking until something changes
+    /// (that invocation ends, another starts, or the owner calls ``changed()``), then returns true
+    /// with `condition` held again; false at once when no seat is invoking one (the caller then
+    /// waits on `condition`, which the next invocation's start broadcasts).
+    package func assistOne() -> Bool {
+        guard let pool = pools.first(where: { $0 != nil }) ?? nil else { return false }
+        let seen = epoch.load(ordering: .acquiring)
+        condition.unlock()
+        pool.assist { epoch.load(ordering: .acquiring) == seen }
+        condition.lock()
+        return true
+    }
+}
