@@ -46,9 +46,7 @@ package enum SortedJSON {
         var writer = Writer()
         writer.bytes.reserveCapacity(1024)
         // An image's record, nearly every answer, is written straight, without a tree around it.
-        if T.self == FacesRecord.self {
-            try writer.write(value as! FacesRecord)
-        } else {
+        if try !writer.writeRecord(value) {
             let state = EncodingState()
             let node = try TreeEncoder.node(of: value, parent: nil, key: nil, state: state)
             guard !state.unsupported else { throw Unsupported() }
@@ -154,16 +152,8 @@ private final class TreeEncoder: Encoder {
     /// treats apart refused, anything else through its own `encode(to:)`.
     static func node<T: Encodable>(of value: T, parent: TreeEncoder?, key: (any CodingKey)?, state: EncodingState) throws -> Node {
         if let scalar = try scalarNode(value) { return scalar }
-        if T.self == FacesRecord.self {
-            var writer = Writer()
-            try writer.write(value as! FacesRecord)
-            return .raw(writer.bytes)
-        }
-        if T.self == FaceRecord.self {
-            var writer = Writer()
-            try writer.write(value as! FaceRecord)
-            return .raw(writer.bytes)
-        }
+        var record = Writer()
+        if try record.writeRecord(value) { return .raw(record.bytes) }
         if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self { throw SortedJSON.Unsupported() }
         let encoder = TreeEncoder(parent: parent, key: key, state: state)
         try value.encode(to: encoder)
@@ -334,6 +324,19 @@ private struct SingleContainer: SingleValueEncodingContainer {
 /// `\u00xx`; slashes, DEL and non-ASCII as they are).
 private struct Writer {
     var bytes: [UInt8] = []
+
+    /// Writes `value` member by member when it is a record written here (``FacesRecord``, ``FaceRecord``)
+    /// and returns true; returns false, writing nothing, for any other type.
+    mutating func writeRecord<T>(_ value: T) throws -> Bool {
+        if T.self == FacesRecord.self {
+            try write(value as! FacesRecord)
+        } else if T.self == FaceRecord.self {
+            try write(value as! FaceRecord)
+        } else {
+            return false
+        }
+        return true
+    }
 
     mutating func write(_ node: Node, depth: Int = 0) throws {
         // JSONEncoder refuses nesting of 512 containers or more: left to it.
