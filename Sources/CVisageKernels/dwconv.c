@@ -82,6 +82,83 @@ static int dw_uniform_row(
     return 1;
 }
 
+/// The columns [lo, hi) where each of output row oy's three input rows holds one pixel repeated (padding
+/// rows count as one run over the whole row); lo >= hi when nothing is known.
+static void dw_row_run(const visage_conv_geometry *g, const int32_t *uniform, size_t oy, size_t *lo, size_t *hi) {
+    size_t l = 0, h = g->input_width;
+    for (size_t ky = 0; ky < 3; ky++) {
+        const size_t iy = oy * g->stride_y + ky - g->pad_top;  // wraps when above the input
+        if (iy >= g->input_height) continue;
+        const int32_t a = uniform[2 * iy], b = uniform[2 * iy + 1];
+        if (a < 0 || b > (int32_t)g->input_width || a >= b) {
+            l = h = 0;
+            break;
+        }
+        if ((size_t)a > l) l = (size_t)a;
+        if ((size_t)b < h) h = (size_t)b;
+    }
+    *lo = l;
+    *hi = h;
+}
+
+/// Columns a stride-1 output row cuts from the middle of its input rows' common run when computed narrow
+/// (`dw_cut_row`); rows that would cut fewer take the row kernel whole.
+#define DW_CUT_MIN 8
+
+/// The cut of stride-1 output row oy: D = hi − lo − 4 columns [lo + 2, hi − 2) of its common run [lo, hi)
+/// (`dw_row_run`); 0 when under DW_CUT_MIN or nothing is known.
+static size_t dw_row_cut(const visage_conv_geometry *g, const int32_t *uniform, size_t oy) {
+    if (uniform == NULL || g->stride_x != 1) return 0;
+    size_t lo, hi;
+    dw_row_run(g, uniform, oy, &lo, &hi);
+    return hi >= lo + 4 + DW_CUT_MIN ? hi - lo - 4 : 0;
+}
+
+/// A stride-1 3×3 output row whose three input rows each hold one pixel repeated over the columns
+/// [lo, hi) (each row its own pixel; padding rows are zeros throughout), with D = hi − lo − 4 ≥ 1: the
+/// row kernel computes a narrow row from input rows with the columns [K, K + D) cut out, K = lo + 2,
+/// into a scratch row. Narrow output x < X0 = K + pad_left is full output x; narrow output x >= X0 is full
+/// output x + D. Why the values are the full row's, bit for bit: a narrow output x < X0 reads narrow
+/// columns at most K + 1, and narrow columns K and K + 1 hold full columns hi − 2 and hi − 1, equal to
+/// full columns K and K + 1 (all four lie in the run: K + 1 = lo + 3 < hi); no such window reaches the
+/// narrow row's right padding (narrow width iw − D ≥ lo + 4). A narrow output x >= X0 reads narrow
+/// columns from K on, which are full columns D further on, so exactly full output x + D's window. The
+/// outputs X0 … X0 + D − 1 are not computed: their windows lie in [K, hi), inside the run, as does
+/// output X0 − 1's ([lo + 1, lo + 3]), so they equal it and are copied from it. And the row kernels sum
+/// an output in an order that depends only on which of its columns lie in the input, so each computed
+/// output is the full row's. Returns 0 (nothing written) when the scratch is too small.
+static int dw_cut_row(
+    const visage_kernel_set *set, const visage_conv_geometry *g, const float *packed, const visage_f32_epilogue *epilogue,
+    const float *const *rows, const float *zeros, size_t lo, size_t cut, float *out) {
+    const size_t channels = g->output_channels, ow = g->output_width, iw = g->input_width, pl = g->pad_left;
+    const size_t k = lo + 2, x0 = k + pl, width = iw - cut;
+    if (ow <= cut || x0 == 0 || x0 > ow - cut || (3 * width + ow - cut) * channels > UNIFORM_SCRATCH) return 0;
+    float scratch[UNIFORM_SCRATCH];
+    const float *narrow[3];
+    const size_t bytes = channels * sizeof(float);
+    for (size_t ky = 0; ky < 3; ky++) {
+        if (rows[ky] == zeros) {
+            narrow[ky] = zeros;
+            continue;
+        }
+        float *row = scratch + ky * width * channels;
+        memcpy(row, rows[ky], k * bytes);
+        memcpy(row + k * channels, rows[ky] + (k + cut) * channels, (iw - k - cut) * bytes);
+        narrow[ky] = row;
+    }
+    float *result = scratch + 3 * width * channels;
+    set->dwconv_9(ow - cut, channels, narrow, width, 1, pl, packed, result, epilogue->min, epilogue->max, epilogue->slopes);
+    memcpy(out, result, x0 * bytes);
+    memcpy(out + (x0 + cut) * channels, result + x0 * channels, (ow - cut - x0) * bytes);
+    // The outputs x0 … x0 + cut − 1: output x0 − 1 doubled, so a few long copies.
+    for (size_t done = 0; done < cut;) {
+        const size_t n = done + 1 < cut - done ? done + 1 : cut - done;
+        memcpy(out + (x0 + done) * channels, out + (x0 - 1) * channels, n * bytes);
+        done += n;
+    }
+    return 1;
+}
+
 static void dwconv_run(
     visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros,
     const visage_f32_epilogue *epilogue, const float *input, float *output,
@@ -94,15 +171,24 @@ static void dwconv_run(
         // At stride 1, rows in pairs through the set's two-row kernel when it has one (four input rows).
         const int pairs = set->dwconv_9x2 != NULL && g->stride_y == 1 && sx == 1;
         for (size_t oy = row_begin; oy < row_end;) {
-            const int skip = dw_row_uniform(g, uniform, oy);
-            const size_t count = !skip && pairs && oy + 1 < row_end && !dw_row_uniform(g, uniform, oy + 1) ? 2 : 1;
+            const size_t cut = dw_row_cut(g, uniform, oy);
+            const int skip = cut == 0 && dw_row_uniform(g, uniform, oy);
+            const size_t count = cut == 0 && !skip && pairs && oy + 1 < row_end && dw_row_cut(g, uniform, oy + 1) == 0
+                                         && !dw_row_uniform(g, uniform, oy + 1)
+                                     ? 2
+                                     : 1;
             const float *rows[4];
             for (size_t ky = 0; ky < 2 + count; ky++) {
                 const size_t iy = oy * g->stride_y + ky - g->pad_top;  // wraps when above the input
                 rows[ky] = iy < g->input_height ? input + iy * iw * channels : zeros;
             }
             float *out = output + oy * ow * channels;
-            if (skip && dw_uniform_row(set, g, packed, epilogue, rows, out))
+            if (cut > 0) {
+                size_t lo, hi;
+                dw_row_run(g, uniform, oy, &lo, &hi);
+                if (!dw_cut_row(set, g, packed, epilogue, rows, zeros, lo, cut, out))
+                    set->dwconv_9(ow, channels, rows, iw, sx, pl, packed, out, epilogue->min, epilogue->max, epilogue->slopes);
+            } else if (skip && dw_uniform_row(set, g, packed, epilogue, rows, out))
                 ;
             else if (count == 2)
                 set->dwconv_9x2(ow, channels, rows, iw, pl, packed, out, out + ow * channels,

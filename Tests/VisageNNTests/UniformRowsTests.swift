@@ -220,6 +220,61 @@ struct UniformRowsTests {
         }
     }
 
+    /// Stride-1 3×3 depthwise rows whose input rows hold one pixel repeated over only part of the row
+    /// (a letterbox's bands after a padded convolution: their edge columns differ) are computed with the
+    /// middle of the common run cut out and copied back: the values must be those of computing every
+    /// pixel, bit for bit, on every kernel set, whole or split by rows. Each band row has its own pixel
+    /// and run; one band's rows have different runs, one row's run is not described, and a band row has
+    /// a picture row between it and the next band (rows that read both compute whole).
+    @Test(arguments: [
+        (1, 1, 24, 64), (1, 1, 9, 40), (0, 0, 33, 30), (1, 0, 7, 23), (0, 1, 3, 17), (1, 1, 4, 12), (1, 1, 28, 13),
+    ])
+    func depthwiseCutsPartialRunsOutOfRows(_ padTop: Int, _ padLeft: Int, _ channels: Int, _ width: Int) {
+        let height = 16
+        let same = padTop == padLeft && padTop > 0
+        let padRight = same ? 1 : 0, padBottom = same ? 1 : 0
+        let outputWidth = width + padLeft + padRight - 2, outputHeight = height + padTop + padBottom - 2
+        let shape = ConvolutionShape(
+            inputHeight: height, inputWidth: width, inputChannels: channels, outputHeight: outputHeight, outputWidth: outputWidth,
+            outputChannels: channels, kernelHeight: 3, kernelWidth: 3, strideY: 1, strideX: 1, padTop: padTop, padLeft: padLeft)
+        let name = "pad \(padTop),\(padLeft) \(height)×\(width)×\(channels)"
+        var random = SplitMix64(seed: fixedSeed("uniform cut dw " + name))
+        var input = random.floats(height * width * channels)
+        var uniform = [Int32](repeating: 0, count: 2 * height)
+        // Rows 0–4: runs [1, width − 1), [2, width − 3), [1, width − 1), [0, width), [3, width − 2);
+        // row 5 a picture row; row 6 in a band but not described; rows 12–15: [1, width − 1) but row 14 [2, width).
+        let runs: [(Int, Int, Int)] = [
+            (0, 1, width - 1), (1, 2, width - 3), (2, 1, width - 1), (3, 0, width), (4, 3, width - 2),
+            (12, 1, width - 1), (13, 1, width - 1), (14, 2, width), (15, 1, width - 1),
+        ]
+        for (y, lo, hi) in runs + [(6, 1, width - 1)] {
+            let pixel = random.floats(channels)
+            for x in lo ..< hi {
+                for c in 0 ..< channels { input[(y * width + x) * channels + c] = pixel[c] }
+            }
+            if y != 6 { (uniform[2 * y], uniform[2 * y + 1]) = (Int32(lo), Int32(hi)) }
+        }
+        let weights = random.floats(9 * channels), bias = random.floats(channels), slopes = random.floats(channels)
+        for isa in KernelISA.allCases where isa.isAvailable {
+            let packed = weights.withUnsafeBufferPointer { w in
+                bias.withUnsafeBufferPointer { b in
+                    PackedDepthwiseConvolution(
+                        shape: shape, weightsHWC: w, bias: b, epilogue: .init(min: -1, max: 1.5, preluSlopes: slopes), isa: isa)
+                }
+            }
+            var whole = [Float](repeating: .nan, count: outputHeight * outputWidth * channels)
+            packed.run(input: input, output: &whole, outputRows: 0 ..< outputHeight)
+            for rows in [[0 ..< outputHeight], [0 ..< 3, 3 ..< outputHeight], (0 ..< outputHeight).map { $0 ..< $0 + 1 }] {
+                var cut = [Float](repeating: .nan, count: whole.count)
+                uniform.withUnsafeBufferPointer { u in
+                    for band in rows { packed.run(input: input, output: &cut, outputRows: band, uniformInput: u.baseAddress) }
+                }
+                let first = cut.indices.first { cut[$0].bitPattern != whole[$0].bitPattern }
+                #expect(first == nil, "\(name) \(isa): rows \(rows), first difference at value \(first ?? -1)")
+            }
+        }
+    }
+
     /// A letterbox of a `width × height` picture in a square input: the rows above and below hold
     /// one value (the warp's border), the picture random.
     static func letterbox(_ model: Model, width: Int, height: Int, seed: String) -> [Float] {

@@ -10,7 +10,9 @@
 // untouched), then by channel panels (the last panel, then the rest in two row bands), and in bands
 // of one row, and of 2 and 3 as OutputSplit cuts them, each alone and with the last panel apart
 // from the rest: every split must give one call's values bit for bit (the engine's rule: 1 and 2
-// threads agree to the last bit). Depthwise convolutions and pooling run in two row bands. Tolerances are the
+// threads agree to the last bit). Depthwise convolutions and pooling run in two row bands; 3×3 depthwise
+// ones again on input with bands of one repeated pixel, told which (`visage_f32_dwconv_run_uniform`), against
+// computing every pixel, bit for bit. Tolerances are the
 // Swift tests': per value for convolutions and logistic, exact elsewhere (NaN matches NaN).
 // Prints one line per failing case and set, then "N passed, M failed"; exits 1 on any failure.
 // Built with VECTORS_BARE it has no main: bochs/bare.c calls `vectors_run` on Bochs with no OS.
@@ -197,6 +199,43 @@ static int check_conv(visage_isa isa, const record *r) {
     return failed;
 }
 
+/// A 3×3 case's input with rows of one pixel repeated (`visage_f32_dwconv_run_uniform`): rows 0 and 1
+/// whole, then two rows in three repeat their column 1 over [1, width − 1) (a letterbox's band after a
+/// padded convolution), the third left as it is. Told which, the run in two row bands must give the
+/// values of computing every pixel, bit for bit.
+static int check_dwconv_uniform(
+    visage_isa isa, const visage_conv_geometry *g, const float *packed, const float *zeros, const visage_f32_epilogue *ep,
+    const array input) {
+    const size_t h = g->input_height, w = g->input_width, c = g->input_channels, n = g->output_height * g->output_width * c;
+    float *banded = malloc(input.count * sizeof(float)), *whole = filled(n, 1234.5f), *skipped = filled(n, 1234.5f);
+    int32_t *uniform = calloc(2 * h, sizeof(int32_t));
+    memcpy(banded, input.values, input.count * sizeof(float));
+    for (size_t y = 0; y < h && w >= 3; y++) {
+        const size_t lo = y < 2 ? 0 : 1, hi = y < 2 ? w : w - 1;
+        if (y >= 2 && y % 3 == 1) continue;
+        for (size_t x = lo; x < hi; x++) memcpy(banded + (y * w + x) * c, banded + (y * w + 1) * c, c * sizeof(float));
+        uniform[2 * y] = (int32_t)lo;
+        uniform[2 * y + 1] = (int32_t)hi;
+    }
+    const size_t split = g->output_height / 2;
+    visage_f32_dwconv_run(isa, g, packed, zeros, ep, banded, whole, 0, g->output_height);
+    visage_f32_dwconv_run_uniform(isa, g, packed, zeros, ep, banded, skipped, split, g->output_height, uniform);
+    visage_f32_dwconv_run_uniform(isa, g, packed, zeros, ep, banded, skipped, 0, split, uniform);
+    int failed = 0;
+    for (size_t i = 0; i < n && !failed; i++) {
+        uint32_t a, b;
+        memcpy(&a, whole + i, 4);
+        memcpy(&b, skipped + i, 4);
+        if (a != b) {
+            snprintf(problem, sizeof problem, "dwconv with uniform rows: value %zu is %.9g, computing every pixel gives %.9g", i,
+                     skipped[i], whole[i]);
+            failed = 1;
+        }
+    }
+    free(banded); free(whole); free(skipped); free(uniform);
+    return failed;
+}
+
 static int check_dwconv(visage_isa isa, const record *r) {
     const visage_conv_geometry g = geometry(r);
     const array *a = r->arrays;  // input, weights, bias, slopes, clamp, expected, tolerance
@@ -213,6 +252,7 @@ static int check_dwconv(visage_isa isa, const record *r) {
     failed = wrote_above_band(out, split, row, (unsigned)g.output_height, sentinel);
     visage_f32_dwconv_run(isa, &g, packed, zeros, &ep, a[0].values, out, 0, split);
     if (!failed) failed = compare("dwconv", out, a[5], &a[6]);
+    if (!failed && g.kernel_height == 3 && g.kernel_width == 3) failed = check_dwconv_uniform(isa, &g, packed, zeros, &ep, a[0]);
     free(packed); free(zeros); free(slopes); free(out);
     return failed;
 }

@@ -15,7 +15,8 @@ import Darwin
 /// a run of every input row they read, or in padding rows) and records them for its own output.
 /// A convolution computes one pixel of each run and copies it over the rest (`PackedConvolution`'s
 /// `uniformColumns`); a 3×3 depthwise convolution computes an output row that reads only rows of one
-/// repeated pixel (or padding) as a narrow row with the same edges and copies it out
+/// repeated pixel (or padding) as a narrow row with the same edges and copies it out, and at stride 1
+/// also a row whose input rows share a long run (the middle of the run cut out, its outputs copied)
 /// (`PackedDepthwiseConvolution`'s `uniformInput`); max pools compute everything and only pass the
 /// description on. Any other
 /// operator leaves its outputs unknown, so the values never depend on what is known: knowing

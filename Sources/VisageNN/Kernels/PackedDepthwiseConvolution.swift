@@ -39,7 +39,8 @@ package final class PackedDepthwiseConvolution: Sendable {
     /// whole input tensor.
     /// - Parameter uniformInput: nil, or two values per input row (``UniformRows``' layout); a row
     ///   known to be one pixel repeated (`0, inputWidth`) lets a 3×3 kernel compute the output rows
-    ///   that read only such rows from a few pixels and copy them, with the same values.
+    ///   that read only such rows from a few pixels and copy them, with the same values; at stride 1,
+    ///   so does a run of part of the row shared by an output row's three input rows.
     package func run(
         input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, outputRows: Range<Int>,
         uniformInput: UnsafePointer<Int32>? = nil

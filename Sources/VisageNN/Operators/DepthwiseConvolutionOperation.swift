@@ -73,8 +73,8 @@ struct DepthwiseConvolutionOperation: Operation {
         OutputSplit(rows: kernel.shape.outputHeight, panels: 1, work: 2 * kernel.shape.multiplyAccumulates / kernel.shape.inputChannels, threads: threads)
     }
 
-    /// Computes the output rows that read only rows of one repeated pixel from a few pixels (3×3
-    /// kernels), every pixel of the others; describes the output's uniform rows from the input's.
+    /// Computes the output rows that read only rows of one repeated pixel, or at stride 1 rows with a
+    /// long common run, from a few pixels (3×3 kernels), every pixel of the others; describes the output's uniform rows from the input's.
     func run(_ tensors: TensorPointers, workers: Workers, uniformRows: UniformRows) {
         if batch == 1 {
             run(tensors, workers: workers, uniformInput: uniformRows.rows(input, height: kernel.shape.inputHeight))
