@@ -18,11 +18,20 @@ public final class ServiceExecutor: TaskExecutor, @unchecked Sendable {
     /// short, but parsing a large upload or encoding a large answer should not hold up every other request.
     public static let shared = ServiceExecutor(threads: max(4, 2 * AvailableCores.count), name: "visage service")
 
-    private let condition = NSCondition()
+    private let lock = NSLock()
     private var jobs: [UnownedJob] = []
     private var head = 0
     /// The executor's own threads, as each registers on starting.
     private var members: [pthread_t] = []
+    /// The threads waiting for a job, the one that waited least last: a job wakes that one, whose
+    /// caches and core are the warmest. (A shared condition woke them in turn, so a request's work
+    /// went round every thread of the executor.)
+    private var parked: [Parker] = []
+
+    /// One thread's wake-up call.
+    private final class Parker: @unchecked Sendable {
+        let semaphore = DispatchSemaphore(value: 0)
+    }
 
     /// `threads` threads named `name` and their number, for the process's life.
     public init(threads: Int, name: String) {
@@ -40,19 +49,25 @@ public final class ServiceExecutor: TaskExecutor, @unchecked Sendable {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let me = pthread_self()
-        condition.lock()
+        lock.lock()
         jobs.append(job)
-        if jobs.count - head > 1 || !members.contains(where: { pthread_equal($0, me) != 0 }) { condition.signal() }
-        condition.unlock()
+        let wake = jobs.count - head > 1 || !members.contains(where: { pthread_equal($0, me) != 0 }) ? parked.popLast() : nil
+        lock.unlock()
+        wake?.semaphore.signal()
     }
 
     private func work() {
-        condition.lock()
+        let parker = Parker()
+        lock.lock()
         members.append(pthread_self())
-        condition.unlock()
         while true {
-            condition.lock()
-            while head == jobs.count { condition.wait() }
+            guard head < jobs.count else {
+                parked.append(parker)
+                lock.unlock()
+                parker.semaphore.wait()
+                lock.lock()
+                continue
+            }
             let job = jobs[head]
             head += 1
             // Drop what was run once the queue is empty or mostly run: appends stay amortised O(1).
@@ -60,8 +75,9 @@ public final class ServiceExecutor: TaskExecutor, @unchecked Sendable {
                 jobs.removeFirst(head)
                 head = 0
             }
-            condition.unlock()
+            lock.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
+            lock.lock()
         }
     }
 }
