@@ -104,11 +104,13 @@ struct AnalysisGate: Sendable {
         }
     }
 
-    /// Runs CPU work on an inference slot, recording its stages' times.
+    /// Runs CPU work on an inference slot, recording its stages' times; `brief` work runs on the
+    /// request's own thread (``Admission/run(deadline:queueing:here:waited:_:)``).
     func run<T: Sendable>(
-        _ context: ServiceRequestContext, _ work: @escaping @Sendable (inout Checkpoint) throws -> T
+        _ context: ServiceRequestContext, brief: Bool = false, _ work: @escaping @Sendable (inout Checkpoint) throws -> T
     ) async throws -> (value: T, timings: [StageTiming]) {
-        let result = try await admission.run(deadline: context.arrival + deadline, waited: { context.timing.record("queue", $0) }, work)
+        let result = try await admission.run(
+            deadline: context.arrival + deadline, here: brief, waited: { context.timing.record("queue", $0) }, work)
         metrics.stages(result.timings)
         context.timing.record(result.timings)
         return result

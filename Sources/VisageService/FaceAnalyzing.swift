@@ -23,6 +23,15 @@ public protocol FaceAnalyzing: Sendable {
 
     /// A tracker for one WebSocket connection's frames.
     func makeTracker(_ options: TrackOptions) throws -> any FrameTracking
+
+    /// Whether ``faces(in:name:options:limits:checkpoint:)`` on `data` with `options` takes a
+    /// few milliseconds at most between checkpoints, so it may run on the request's own thread (its
+    /// 504 or cancellation then waits for the next checkpoint). False unless an analyzer knows better.
+    func isBrief(faces options: FaceOptions, data: Data) -> Bool
+}
+
+extension FaceAnalyzing {
+    public func isBrief(faces options: FaceOptions, data: Data) -> Bool { false }
 }
 
 /// One connection's tracker: frames in order, each decoded and tracked.

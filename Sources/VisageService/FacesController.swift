@@ -43,7 +43,8 @@ struct FacesController {
             let (name, data) = upload.images[0]
             let limits = gate.limits
             let analyzer = gate.analyzer
-            var (record, timings) = try await gate.run(context) { checkpoint in
+            let brief = analyzer.isBrief(faces: options, data: data)
+            var (record, timings) = try await gate.run(context, brief: brief) { checkpoint in
                 try analyzer.faces(in: data, name: name, options: options, limits: limits, checkpoint: &checkpoint)
             }
             record.timings = timings

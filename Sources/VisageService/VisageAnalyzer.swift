@@ -20,6 +20,17 @@ public struct VisageAnalyzer: FaceAnalyzing {
         try Image(data: data, options: .init(applyOrientation: applyOrientation, pixelLimit: limits.maxPixels))
     }
 
+    /// JPEGs up to this many bytes in fast mode without the mesh stage are brief (``isBrief(faces:data:)``).
+    static let briefBytes = 512 << 10
+
+    /// A JPEG's fast detection decodes only the scale the detector needs, so its time follows its bytes
+    /// (entropy decoding) rather than its pixels: a 640×480 one (68 KB) takes about 4 ms in all, and one
+    /// at the limit stays within tens of milliseconds. Other
+    /// formats decode every pixel, and a small PNG can hold the whole pixel limit, so they are not brief.
+    public func isBrief(faces options: FaceOptions, data: Data) -> Bool {
+        options.mode == .fast && !options.features.needsMesh && data.count <= Self.briefBytes && data.starts(with: [0xFF, 0xD8, 0xFF])
+    }
+
     public func faces(in data: Data, name: String, options: FaceOptions, limits: DecodeLimits, checkpoint: inout Checkpoint) throws -> FacesRecord {
         // Fast detection with no mesh stage goes exactly as `visage detect` goes, through the same call
         // (FaceDetector.analyzedFaces(decoding:...)): a JPEG is decoded only as large as the detector needs

@@ -188,6 +188,52 @@ struct AdmissionTests {
         }
     }
 
+    /// Brief work run `here` runs on the calling task's thread; other work on an inference thread. A task
+    /// preferring a one-thread executor is always on that thread, whatever hops it makes.
+    @available(macOS 15, *)
+    @Test func workHereRunsOnTheCallersThread() async throws {
+        let executor = ServiceExecutor(threads: 1, name: "admission test")
+        let admission = Admission(slots: 1, queueLength: 0, retryAfterSeconds: 1)
+        let (caller, here, away) = try await Task(executorPreference: executor) {
+            let caller = Self.thread()
+            let here = try await admission.run(deadline: .now + .seconds(60), here: true) { _ in Self.thread() }.value
+            let away = try await admission.run(deadline: .now + .seconds(60)) { _ in Self.thread() }.value
+            return (caller, here, away)
+        }.value
+        #expect(here == caller)
+        #expect(away != caller)
+        #expect(admission.load.running == 0)
+    }
+
+    /// Work run `here` holds its slot like any other (a second caller waits for it), and a cancelled caller
+    /// stops it at its next checkpoint, after which the slot is free again.
+    @available(macOS 15, *)
+    @Test func workHereHoldsItsSlotAndStopsAtACheckpointWhenCancelled() async throws {
+        let executor = ServiceExecutor(threads: 2, name: "admission test")
+        let admission = Admission(slots: 1, queueLength: 1, retryAfterSeconds: 1)
+        let started = Flag()
+        let long = Task(executorPreference: executor) {
+            try await admission.run(deadline: .now + .seconds(60), here: true) { checkpoint in
+                started.set()
+                for _ in 0..<10_000 {
+                    Thread.sleep(forTimeInterval: 0.001)
+                    try checkpoint.stage("step")
+                }
+                return 0
+            }.value
+        }
+        while !started.isSet { try await Task.sleep(for: .milliseconds(1)) }
+        let waiting = Task(executorPreference: executor) { try await admission.run(deadline: .now + .seconds(60), here: true) { _ in 2 }.value }
+        while admission.queueDepth == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(admission.load.running == 1)
+        long.cancel()
+        await #expect(throws: CancellationError.self) { try await long.value }
+        #expect(try await waiting.value == 2)
+        #expect(admission.load.running == 0 && admission.queueDepth == 0)
+    }
+
+    static func thread() -> ObjectIdentifier { ObjectIdentifier(Thread.current) }
+
     /// Work that holds its slot until a waiter has joined the queue and left it, at most 10 s, and sets
     /// `left` if the waiter left first. It watches from the inference thread, so a cooperative pool that
     /// another suite's test blocks on purpose cannot delay what it sees.

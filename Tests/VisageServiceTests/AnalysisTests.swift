@@ -97,6 +97,23 @@ import VisageService
         }
     }
 
+    /// Which requests run on the request's own thread (``FaceAnalyzing/isBrief(faces:data:)``): fast
+    /// detection without the mesh stage, on a JPEG of at most 512 KiB; nothing else.
+    @Test func briefRequestsAreSmallJPEGsInFastModeWithoutTheMesh() throws {
+        let analyzer = VisageAnalyzer()
+        let jpeg = try Data(contentsOf: T.samples.appendingPathComponent("../Tests/VisageTests/Fixtures/landmarks/astronaut.jpg"))
+        var accurate = FaceOptions()
+        accurate.mode = .accurate
+        var landmarks = FaceOptions()
+        landmarks.features = [.landmarks]
+        #expect(analyzer.isBrief(faces: FaceOptions(), data: jpeg))
+        #expect(analyzer.isBrief(faces: FaceOptions(), data: jpeg + Data(count: (512 << 10) - jpeg.count)))
+        #expect(!analyzer.isBrief(faces: FaceOptions(), data: jpeg + Data(count: (512 << 10) - jpeg.count + 1)))
+        #expect(!analyzer.isBrief(faces: accurate, data: jpeg))
+        #expect(!analyzer.isBrief(faces: landmarks, data: jpeg))
+        #expect(!analyzer.isBrief(faces: FaceOptions(), data: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + jpeg))
+    }
+
     @Test func noFaceIsAnEmptyListAndBadImagesAre422() async throws {
         let app = try buildApplication(T.configuration { $0.maxPixels = 400 * 400 })
         try await app.test(.router) { client in
