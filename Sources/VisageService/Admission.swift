@@ -7,7 +7,7 @@ import Visage
 /// A request is refused at once with 503 and `Retry-After` when every place is taken
 /// (``refuseIfFull()``), without reading or decoding anything; otherwise it reads its body (under the
 /// ``BodyBudget``, holding no place) and is admitted (``admit()``) once the body is complete. An admitted request runs its CPU work
-/// through ``run(deadline:queueing:_:)``, which waits for a free slot and runs the work on a thread of its own, off
+/// through ``run(deadline:queueing:here:waited:_:)``, which waits for a free slot and runs the work on a thread of its own (brief work: on the caller's), off
 /// Swift's cooperative pool, so a busy pipeline never delays the answers that shed load.
 ///
 /// With an ``overloadWindow`` the queue closes under overload: while more than half of the requests of the last

@@ -4,7 +4,8 @@ import Visage
 /// The analysis the routes call, behind a protocol so that tests can put a deliberately slow fake in
 /// its place (overload, deadline and cancellation tests) instead of timing the real models.
 ///
-/// Every method runs synchronously on an inference thread (``Admission/run(deadline:_:)``) and calls
+/// Every method runs synchronously on an inference thread, or on the request's own thread for brief work
+/// (``isBrief(faces:data:)``, ``Admission/run(deadline:queueing:here:waited:_:)``), and calls
 /// `checkpoint.stage(_:)` where each stage ends, which records its time and stops the work when the
 /// request is cancelled or out of time. Errors are the library's typed errors; the service maps them
 /// through ``ErrorRecord``.

@@ -10,8 +10,8 @@ import VisageNN
 /// The cooperative pool has one thread per core, and whoever shares the process may fill it with
 /// synchronous work: a program embedding the service, or a test run where model-heavy suites run beside
 /// the service's. The service then answered nothing, not even the 503s that shed load, for seconds at a
-/// time. Inference already runs on threads of its own (``Admission``); with this executor a connection's
-/// tasks never wait for the cooperative pool either.
+/// time. Inference runs on threads of its own (``Admission``), brief work on the request's thread here;
+/// with this executor a connection's tasks never wait for the cooperative pool either.
 @available(macOS 15, *)
 public final class ServiceExecutor: TaskExecutor, @unchecked Sendable {
     /// One per process, started on first use, as NIO's event loops are. Twice the cores: the work here is
