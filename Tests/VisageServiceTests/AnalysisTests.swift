@@ -112,6 +112,13 @@ import VisageService
         #expect(!analyzer.isBrief(faces: accurate, data: jpeg))
         #expect(!analyzer.isBrief(faces: landmarks, data: jpeg))
         #expect(!analyzer.isBrief(faces: FaceOptions(), data: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + jpeg))
+        // The same header marked progressive (SOF2 for SOF0): libjpeg then decodes every coefficient.
+        let sof0 = try #require(jpeg.indices.first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        var progressive = jpeg
+        progressive[sof0 + 1] = 0xC2
+        #expect(!analyzer.isBrief(faces: FaceOptions(), data: progressive))
+        // Not a JPEG past its first bytes: its header cannot be read.
+        #expect(!analyzer.isBrief(faces: FaceOptions(), data: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00])))
     }
 
     @Test func noFaceIsAnEmptyListAndBadImagesAre422() async throws {
