@@ -199,25 +199,8 @@ struct UniformRowsTests {
         let input = Self.banded(
             rows: height, columns: width, channels: channels, bands: [0 ..< 5, 8 ..< 9, 13 ..< 17], random: &random)
         let uniform = UniformRows.scanned(input, rows: height, columns: width, channels: channels)
-        let weights = random.floats(9 * channels), bias = random.floats(channels), slopes = random.floats(channels)
-        for isa in KernelISA.allCases where isa.isAvailable {
-            let packed = weights.withUnsafeBufferPointer { w in
-                bias.withUnsafeBufferPointer { b in
-                    PackedDepthwiseConvolution(
-                        shape: shape, weightsHWC: w, bias: b, epilogue: .init(min: -1, max: 1.5, preluSlopes: slopes), isa: isa)
-                }
-            }
-            var whole = [Float](repeating: .nan, count: outputHeight * outputWidth * channels)
-            packed.run(input: input, output: &whole, outputRows: 0 ..< outputHeight)
-            for rows in [[0 ..< outputHeight], [0 ..< outputHeight / 2, outputHeight / 2 ..< outputHeight], (0 ..< outputHeight).map { $0 ..< $0 + 1 }] {
-                var narrow = [Float](repeating: .nan, count: whole.count)
-                uniform.withUnsafeBufferPointer { u in
-                    for band in rows { packed.run(input: input, output: &narrow, outputRows: band, uniformInput: u.baseAddress) }
-                }
-                let first = narrow.indices.first { narrow[$0].bitPattern != whole[$0].bitPattern }
-                #expect(first == nil, "\(name) \(isa): rows \(rows), first difference at value \(first ?? -1)")
-            }
-        }
+        Self.expectUniformRowsChangeNoBits(
+            shape: shape, input: input, uniform: uniform, split: outputHeight / 2, name: name, random: &random)
     }
 
     /// Stride-1 3×3 depthwise rows whose input rows hold one pixel repeated over only part of the row
@@ -254,6 +237,16 @@ struct UniformRowsTests {
             }
             if y != 6 { (uniform[2 * y], uniform[2 * y + 1]) = (Int32(lo), Int32(hi)) }
         }
+        Self.expectUniformRowsChangeNoBits(shape: shape, input: input, uniform: uniform, split: 3, name: name, random: &random)
+    }
+
+    /// Runs a 3×3 depthwise convolution of `shape` (weights, bias and PReLU slopes drawn from `random`)
+    /// on every kernel set, and expects the same bits with the uniform-row description `uniform` as
+    /// without it: whole, split in two at output row `split`, and one output row at a time.
+    static func expectUniformRowsChangeNoBits(
+        shape: ConvolutionShape, input: [Float], uniform: [Int32], split: Int, name: String, random: inout SplitMix64
+    ) {
+        let channels = shape.inputChannels, outputHeight = shape.outputHeight
         let weights = random.floats(9 * channels), bias = random.floats(channels), slopes = random.floats(channels)
         for isa in KernelISA.allCases where isa.isAvailable {
             let packed = weights.withUnsafeBufferPointer { w in
@@ -262,14 +255,14 @@ struct UniformRowsTests {
                         shape: shape, weightsHWC: w, bias: b, epilogue: .init(min: -1, max: 1.5, preluSlopes: slopes), isa: isa)
                 }
             }
-            var whole = [Float](repeating: .nan, count: outputHeight * outputWidth * channels)
+            var whole = [Float](repeating: .nan, count: outputHeight * shape.outputWidth * channels)
             packed.run(input: input, output: &whole, outputRows: 0 ..< outputHeight)
-            for rows in [[0 ..< outputHeight], [0 ..< 3, 3 ..< outputHeight], (0 ..< outputHeight).map { $0 ..< $0 + 1 }] {
-                var cut = [Float](repeating: .nan, count: whole.count)
+            for rows in [[0 ..< outputHeight], [0 ..< split, split ..< outputHeight], (0 ..< outputHeight).map { $0 ..< $0 + 1 }] {
+                var described = [Float](repeating: .nan, count: whole.count)
                 uniform.withUnsafeBufferPointer { u in
-                    for band in rows { packed.run(input: input, output: &cut, outputRows: band, uniformInput: u.baseAddress) }
+                    for band in rows { packed.run(input: input, output: &described, outputRows: band, uniformInput: u.baseAddress) }
                 }
-                let first = cut.indices.first { cut[$0].bitPattern != whole[$0].bitPattern }
+                let first = described.indices.first { described[$0].bitPattern != whole[$0].bitPattern }
                 #expect(first == nil, "\(name) \(isa): rows \(rows), first difference at value \(first ?? -1)")
             }
         }
