@@ -161,13 +161,7 @@ public final class Admission: @unchecked Sendable {
         let flag = CancellationFlag()
         if here {
             return try await withTaskCancellationHandler {
-                let started = ContinuousClock.now
-                waited?(started - asked)
-                defer { self.releaseSlot(held: ContinuousClock.now - started) }
-                var checkpoint = Checkpoint(flag: flag, deadline: deadline)
-                try checkpoint.check()
-                let value = try work(&checkpoint)
-                return (value: value, timings: checkpoint.timings)
+                try self.runOnSlot(asked: asked, flag: flag, deadline: deadline, waited: waited, work).get()
             } onCancel: {
                 flag.cancel()
             }
@@ -179,21 +173,29 @@ public final class Admission: @unchecked Sendable {
                 // Threads of its own: Dispatch's shared pool is sized to the cores and would queue a
                 // slot's work behind unrelated blocking work; the slots already bound how many run.
                 self.threads.run {
-                    let started = ContinuousClock.now
-                    waited?(started - asked)
-                    var checkpoint = Checkpoint(flag: flag, deadline: deadline)
-                    let result = Result { () throws -> (value: T, timings: [StageTiming]) in
-                        try checkpoint.check()
-                        let value = try work(&checkpoint)
-                        return (value: value, timings: checkpoint.timings)
-                    }
-                    self.releaseSlot(held: ContinuousClock.now - started)
-                    box.resume(with: result)
+                    box.resume(with: self.runOnSlot(asked: asked, flag: flag, deadline: deadline, waited: waited, work))
                 }
             }
         } onCancel: {
             flag.cancel()
             box.resume(with: .failure(CancellationError()))
+        }
+    }
+
+    /// `work` on the slot its caller holds, on the calling thread, under a checkpoint for `flag` and
+    /// `deadline`; `waited` is told the time since `asked` first. The slot is freed when it returns.
+    private func runOnSlot<T: Sendable>(
+        asked: ContinuousClock.Instant, flag: CancellationFlag, deadline: ContinuousClock.Instant,
+        waited: (@Sendable (Duration) -> Void)?, _ work: @Sendable (inout Checkpoint) throws -> T
+    ) -> Result<(value: T, timings: [StageTiming]), any Error> {
+        let started = ContinuousClock.now
+        waited?(started - asked)
+        defer { releaseSlot(held: ContinuousClock.now - started) }
+        var checkpoint = Checkpoint(flag: flag, deadline: deadline)
+        return Result {
+            try checkpoint.check()
+            let value = try work(&checkpoint)
+            return (value: value, timings: checkpoint.timings)
         }
     }
 
