@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "VisageServiceTests",
             dependencies: [
-                "VisageService", "Visage", "visage",
+                "VisageService", "Visage", "VisageNN", "visage",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -5,8 +5,9 @@ public struct InterpreterOptions: Equatable, Sendable {
     /// per model by a size rule: as many as its operators are large enough to share, up to the
     /// cores this process may run on (``Interpreter/threads`` says how many it took). 1 runs
     /// everything on the calling thread, which is best when other work (other images, other
-    /// requests) already fills the cores; only a thread of the same run of independent jobs that
-    /// has none left may then take parts of an invocation (``Assistance``).
+    /// requests) already fills the cores; only a thread with nothing of its own to run (a thread of
+    /// the same run of independent jobs that has none left, or the service's assistant while an
+    /// inference slot is free) may then take parts of an invocation (``Assistance``).
     public var threads: Int?
 
     /// Whether convolutions compute one pixel of each run of pixels known to come out equal (a

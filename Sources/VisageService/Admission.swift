@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Visage
+import VisageNN
 
 /// Admission control: at most `running` inferences at once and `queued` more requests waiting for one.
 ///
@@ -8,7 +9,8 @@ import Visage
 /// (``refuseIfFull()``), without reading or decoding anything; otherwise it reads its body (under the
 /// ``BodyBudget``, holding no place) and is admitted (``admit()``) once the body is complete. An admitted request runs its CPU work
 /// through ``run(deadline:queueing:here:waited:_:)``, which waits for a free slot and runs the work on a thread of its own (brief work: on the caller's), off
-/// Swift's cooperative pool, so a busy pipeline never delays the answers that shed load.
+/// Swift's cooperative pool, so a busy pipeline never delays the answers that shed load. While slots are free,
+/// their cores take parts of the running work's networks (``SlotAssistance``).
 ///
 /// With an ``overloadWindow`` the queue closes under overload: while more than half of the requests of the last
 /// window were refused, a request is admitted only when an inference slot is free, so none of the requests
@@ -42,6 +44,8 @@ public final class Admission: @unchecked Sendable {
     private let onQueueDepth: @Sendable (Int) -> Void
     /// One thread per slot at most, kept between requests.
     private let threads: WorkerThreads
+    /// Idle cores lent to the running requests' networks while slots are free.
+    let assistance: SlotAssistance
 
     public convenience init(
         slots: Int, queueLength: Int, queueTimeout: QueueTimeout = .none, overloadWindow: Duration? = nil, retryAfterSeconds: Int,
@@ -66,6 +70,11 @@ public final class Admission: @unchecked Sendable {
         self.retryAfterSeconds = retryAfterSeconds
         self.onQueueDepth = onQueueDepth
         self.threads = WorkerThreads(limit: slots, name: "visage inference", stackSize: 16 << 20)
+        self.assistance = SlotAssistance(slots: slots)
+    }
+
+    deinit {
+        assistance.stop()
     }
 
     /// Requests admitted and not yet answered, and inferences running now.
@@ -191,11 +200,16 @@ public final class Admission: @unchecked Sendable {
         let started = ContinuousClock.now
         waited?(started - asked)
         defer { releaseSlot(held: ContinuousClock.now - started) }
+        // The seat is given back before the slot: the request the slot goes to takes one.
+        let seat = assistance.take()
+        defer { assistance.leave(seat) }
         var checkpoint = Checkpoint(flag: flag, deadline: deadline)
-        return Result {
-            try checkpoint.check()
-            let value = try work(&checkpoint)
-            return (value: value, timings: checkpoint.timings)
+        return Assistance.$seat.withValue(seat) {
+            Result {
+                try checkpoint.check()
+                let value = try work(&checkpoint)
+                return (value: value, timings: checkpoint.timings)
+            }
         }
     }
 

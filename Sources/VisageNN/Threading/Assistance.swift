@@ -10,10 +10,11 @@ import Synchronization
 /// an ``Interpreter`` invoked there shows its ``WorkerPool`` on the board for the invocation's
 /// length, and an idle thread of the same run calls ``assistOne()`` to take parts of its
 /// operators (``WorkerPool/assist(while:)``). Any split of an operator gives the values one thread
-/// gives, so the results do not depend on who helped.
+/// gives, so the results do not depend on who helped. The service keeps a board too, one seat per
+/// inference slot: while a slot is free, an assistant thread helps the running requests' networks.
 ///
 /// The board shares its owner's condition: the owner's queue waits on it, and an interpreter
-/// starting an invocation wakes the waiters so they can assist.
+/// starting an invocation wakes the waiters so they can assist (unless ``wakesOnPublish`` is off).
 package final class Assistance: @unchecked Sendable {  // `pools` is guarded by `condition`.
     /// The seat of the job running on this thread, when it runs under an assistance board.
     @TaskLocal package static var seat: Seat?
@@ -31,9 +32,20 @@ package final class Assistance: @unchecked Sendable {  // `pools` is guarded by 
     /// Bumped when an invocation starts or ends and when the owner has news (``changed()``):
     /// an assisting thread then stops and goes back to its owner's queue.
     private let epoch = Atomic<Int>(0)
+    /// Whether an invocation's start wakes the threads waiting on `condition`. An owner whose waiting
+    /// threads may not assist for now (the service, while every inference slot runs a request of its
+    /// own) turns it off, so its invocations cost no wake-ups then. Guarded by `condition`.
+    package var wakesOnPublish = true
+    /// Operator parts threads have run through ``assistOne()``, over the board's life (tests read it).
+    private let partsRun = Atomic<Int>(0)
 
     package init(seats: Int) {
         pools = Array(repeating: nil, count: seats)
+    }
+
+    /// Operator parts threads have run through ``assistOne()`` so far.
+    package var partsRunByAssistants: Int {
+        partsRun.load(ordering: .relaxed)
     }
 
     package func seat(_ index: Int) -> Seat {
@@ -50,7 +62,7 @@ package final class Assistance: @unchecked Sendable {  // `pools` is guarded by 
         condition.lock()
         pools[index] = pool
         epoch.add(1, ordering: .releasing)
-        condition.broadcast()
+        if wakesOnPublish { condition.broadcast() }
         condition.unlock()
     }
 
@@ -69,7 +81,8 @@ package final class Assistance: @unchecked Sendable {  // `pools` is guarded by 
         guard let pool = pools.first(where: { $0 != nil }) ?? nil else { return false }
         let seen = epoch.load(ordering: .acquiring)
         condition.unlock()
-        pool.assist { epoch.load(ordering: .acquiring) == seen }
+        let ran = pool.assist { epoch.load(ordering: .acquiring) == seen }
+        if ran > 0 { partsRun.add(ran, ordering: .relaxed) }
         condition.lock()
         return true
     }

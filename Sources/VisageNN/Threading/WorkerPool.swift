@@ -157,22 +157,26 @@ package final class WorkerPool: @unchecked Sendable {
     /// must be cheap), and polls without parking in between. The caller splits its operators for
     /// one more thread while a guest is here (``threadCount``); any split gives the values one
     /// thread gives, so a guest changes only who computes them. Used by a thread that has run out of
-    /// its own work while another's job still runs (``Assistance``).
-    package func assist(while keepGoing: () -> Bool) {
+    /// its own work while another's job still runs (``Assistance``). Returns the parts it ran.
+    @discardableResult
+    package func assist(while keepGoing: () -> Bool) -> Int {
         guests.add(1, ordering: .sequentiallyConsistent)
         defer { guests.subtract(1, ordering: .sequentiallyConsistent) }
         // A job already published (even one exhausted) may be joined: a part is claimed only while
         // the job has parts left, and holding it keeps the job's body in place.
         var finishedJob: UInt64 = .max
+        var total = 0
         while keepGoing() {
             if claim.load(ordering: .acquiring) >> 40 != finishedJob {
                 let (job, ran) = runClaimedParts()
                 finishedJob = job
                 if ran > 0 { guestParts.add(ran, ordering: .relaxed) }
+                total += ran
                 continue
             }
             visage_spin_hint()
         }
+        return total
     }
 
     private func helperLoop() {
