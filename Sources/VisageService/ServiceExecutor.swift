@@ -100,13 +100,22 @@ public func withServiceExecutor<R>(_ body: () async throws -> R) async rethrows 
 /// A server child channel whose connections run on the ``ServiceExecutor``: `handle` is where
 /// Hummingbird runs each connection (request after request, and the WebSocket after an upgrade), and
 /// every task it starts inherits the preference. So even an application run without
-/// ``withServiceExecutor(_:)`` answers on its own threads once a connection is accepted.
+/// ``withServiceExecutor(_:)`` answers on its own threads once a connection is accepted. It also sets
+/// the connection's receive buffers (``receiving``).
 struct ServiceExecutorChannel<Base: ServerChildChannel>: ServerChildChannel {
     let base: Base
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Base.Value> {
-        base.setup(channel: channel, logger: logger)
+        channel.setOption(ChannelOptions.recvAllocator, value: Self.receiving).flatMap { base.setup(channel: channel, logger: logger) }
     }
+
+    /// NIO's adaptive receive buffers, allowed to grow to 128 KiB instead of its default 64 KiB: a 640×480
+    /// JPEG's request (68 KB) then arrives in one read and one body part, where it took two reads and
+    /// ``RequestBodyReader`` gathered the body into a new buffer (a 64 KiB copy), and a refused one is
+    /// dropped after one read instead of two. A buffer grows only when reads fill it and shrinks again when
+    /// they do not, so slow or small clients keep small buffers; at most 128 KiB a connection where NIO held
+    /// 64 KiB.
+    static var receiving: AdaptiveRecvByteBufferAllocator { AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 128 << 10) }
 
     func handle(value: Base.Value, logger: Logger) async {
         if #available(macOS 15, *) {
