@@ -56,10 +56,12 @@ public final class Admission: @unchecked Sendable {
             retryAfterSeconds: retryAfterSeconds, onQueueDepth: onQueueDepth, clock: { .now })
     }
 
-    /// `clock` tells the time for the overload window (tests move it by hand).
+    /// `clock` tells the time for the overload window (tests move it by hand); `assistSettle` is
+    /// ``SlotAssistance/settle``.
     package init(
         slots: Int, queueLength: Int, queueTimeout: QueueTimeout = .none, overloadWindow: Duration? = nil, retryAfterSeconds: Int,
-        onQueueDepth: @escaping @Sendable (Int) -> Void = { _ in }, clock: @escaping @Sendable () -> ContinuousClock.Instant
+        onQueueDepth: @escaping @Sendable (Int) -> Void = { _ in }, clock: @escaping @Sendable () -> ContinuousClock.Instant,
+        assistSettle: Duration = .milliseconds(20)
     ) {
         self.clock = clock
         precondition(slots >= 1 && queueLength >= 0 && queueTimeout.isValid && (overloadWindow ?? .zero) >= .zero)
@@ -70,7 +72,7 @@ public final class Admission: @unchecked Sendable {
         self.retryAfterSeconds = retryAfterSeconds
         self.onQueueDepth = onQueueDepth
         self.threads = WorkerThreads(limit: slots, name: "visage inference", stackSize: 16 << 20)
-        self.assistance = SlotAssistance(slots: slots)
+        self.assistance = SlotAssistance(slots: slots, settle: assistSettle)
     }
 
     deinit {

@@ -14,7 +14,11 @@ import VisageNN
 /// starts while a slot is free (``Assistance/wakesOnPublish`` is off otherwise, so while every slot runs
 /// a request, as under load, the networks wake no one), and it leaves when a request takes the last free
 /// slot (the board's epoch moves: it finishes the operator part in hand, microseconds, and goes), so a
-/// newly running request does not share its core with it for longer than that.
+/// newly running request does not share its core with it for longer than that. Nor does it come while
+/// requests keep every slot busy with short gaps between them (two connections on two cores: between one
+/// answer and the next request a slot is free for about a millisecond): for ``settle`` after every slot
+/// last ran a request it stays away, where it would only take a core from the service's own HTTP work
+/// and gain nothing.
 final class SlotAssistance: @unchecked Sendable {  // Everything below is guarded by `board.condition`.
     let board: Assistance
     private let slots: Int
@@ -29,12 +33,17 @@ final class SlotAssistance: @unchecked Sendable {  // Everything below is guarde
     private var assistants = 0
     private var stopping = false
     private let idleTimeout: TimeInterval
+    /// How long after every slot last ran a request the assistant stays away.
+    let settle: Duration
+    /// When every slot last ran a request (nil: never yet).
+    private var lastFull: ContinuousClock.Instant?
     /// Times an assistant thread woke up (tests read it).
     private var wakeUps = 0
 
-    init(slots: Int, idleTimeout: TimeInterval = 30) {
+    init(slots: Int, idleTimeout: TimeInterval = 30, settle: Duration = .milliseconds(20)) {
         self.slots = slots
         self.idleTimeout = idleTimeout
+        self.settle = settle
         board = Assistance(seats: slots)
         freeSeats = Array((0 ..< slots).reversed())
     }
@@ -46,6 +55,7 @@ final class SlotAssistance: @unchecked Sendable {  // Everything below is guarde
     func take() -> Assistance.Seat {
         condition.lock()
         running += 1
+        if running == slots { lastFull = .now }
         precondition(!freeSeats.isEmpty, "more work running than slots")
         let seat = board.seat(freeSeats.removeLast())
         spareChanged()
@@ -63,6 +73,7 @@ final class SlotAssistance: @unchecked Sendable {  // Everything below is guarde
 
     func leave(_ seat: Assistance.Seat) {
         condition.lock()
+        if running == slots { lastFull = .now }
         running -= 1
         freeSeats.append(seat.index)
         spareChanged()
@@ -89,15 +100,23 @@ final class SlotAssistance: @unchecked Sendable {  // Everything below is guarde
     /// only while one of them may help, and assistants beyond the free slots leave the invocation they
     /// help.
     private func spareChanged() {
-        let spare = slots - running
-        board.wakesOnPublish = assisting < spare
-        if assisting > spare { board.changed() }
+        board.wakesOnPublish = assisting < slots - running
+        board.wakesNotBefore = lastFull.map { $0 + settle }
+        if assisting > slots - running { board.changed() }
+    }
+
+    /// With `condition` held: whether another assistant may help now (a slot is free for it, and every
+    /// slot last ran a request ``settle`` ago at least).
+    private var mayAssist: Bool {
+        guard assisting < slots - running else { return false }
+        guard let lastFull else { return true }
+        return ContinuousClock.now - lastFull >= settle
     }
 
     private func assist() {
         condition.lock()
         while !stopping {
-            if assisting < slots - running {
+            if mayAssist {
                 assisting += 1
                 spareChanged()
                 let helped = board.assistOne()

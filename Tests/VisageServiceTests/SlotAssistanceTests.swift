@@ -63,14 +63,17 @@ import VisageNN
 
     /// When a second request takes the last free slot, the assistant leaves the first one's network and
     /// stays away: the first one's invocations then run alone and wake no one (as under load, where every
-    /// slot runs a request). Once the slot is free again, the assistant comes back.
+    /// slot runs a request). Once the slot is free again, the assistant keeps away for the settling time
+    /// (two connections on two cores free a slot for a millisecond between requests), then comes back.
     @Test func theAssistantStepsAsideWhileEverySlotRunsARequest() async throws {
         let network = try Network()
         let alone = try network.outputs()
-        let admission = Admission(slots: 2, queueLength: 0, retryAfterSeconds: 1)
+        let settle = Duration.seconds(1)
+        let admission = Admission(slots: 2, queueLength: 0, retryAfterSeconds: 1, clock: { .now }, assistSettle: settle)
         let (firstHelped, secondRuns, secondMayEnd) = (Flag(), Flag(), Flag())
+        let secondEnded = Locked<ContinuousClock.Instant?>(nil)
         let first = Task {
-            try await admission.run(deadline: .now + .seconds(60)) { _ in
+            try await admission.run(deadline: .now + .seconds(120)) { _ in
                 let assisted = try network.outputsOnceAssisted()
                 let helpedAlone = network.assistedParts > 0
                 firstHelped.set()
@@ -82,27 +85,44 @@ import VisageNN
                 let crowdedParts = network.assistedParts - parts, crowdedWakeUps = admission.assistance.state.wakeUps - wakeUps
                 secondMayEnd.set()
                 while admission.load.running > 1 { Thread.sleep(forTimeInterval: 0.001) }
+                // Alone again, but within the settling time of the second's end: still no help.
+                let (settling, settlingWakeUps) = (network.assistedParts, admission.assistance.state.wakeUps)
+                let ended = secondEnded.value!
+                var settled = 0
+                while ContinuousClock.now < ended + settle * 0.6 {
+                    _ = try network.outputs()
+                    settled += 1
+                }
+                let settlingParts = network.assistedParts - settling
+                let settlingWakes = admission.assistance.state.wakeUps - settlingWakeUps
                 let before = network.assistedParts
                 let again = try network.outputsOnceAssisted()
-                return (helpedAlone, assisted, crowdedParts, crowdedWakeUps, crowded, network.assistedParts > before, again)
+                return (
+                    helpedAlone, assisted, crowdedParts, crowdedWakeUps, crowded, settled, settlingParts, settlingWakes,
+                    network.assistedParts > before, again)
             }.value
         }
         // The second request comes once the first runs (alone, it has had its chance of help).
         while !firstHelped.isSet { try await Task.sleep(for: .milliseconds(1)) }
         let second = Task {
-            try await admission.run(deadline: .now + .seconds(60)) { _ in
+            try await admission.run(deadline: .now + .seconds(120)) { _ in
                 secondRuns.set()
                 while !secondMayEnd.isSet { Thread.sleep(forTimeInterval: 0.001) }
+                secondEnded.value = .now
                 return 0
             }.value
         }
-        let (helpedAlone, assisted, crowdedParts, crowdedWakeUps, crowded, helpedAgain, again) = try await first.value
+        let (helpedAlone, assisted, crowdedParts, crowdedWakeUps, crowded, settled, settlingParts, settlingWakes, helpedAgain, again) =
+            try await first.value
         _ = try await second.value
         #expect(helpedAlone)
         #expect(assisted == alone)
         #expect(crowdedParts == 0, "the assistant took parts while every slot ran a request")
         #expect(crowdedWakeUps == 0, "invocations woke the assistant while every slot ran a request")
         #expect(crowded == alone)
+        #expect(settled > 0)
+        #expect(settlingParts == 0, "the assistant came back within the settling time")
+        #expect(settlingWakes == 0, "invocations woke the assistant within the settling time")
         #expect(helpedAgain)
         #expect(again == alone)
         #expect(admission.load.running == 0)
@@ -170,4 +190,15 @@ final class BoardWatchingAnalyzer: FaceAnalyzing, @unchecked Sendable {
     }
 
     func makeTracker(_ options: TrackOptions) throws -> any FrameTracking { try base.makeTracker(options) }
+}
+
+/// A value shared between tasks under a lock.
+final class Locked<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T
+    init(_ value: T) { stored = value }
+    var value: T {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }

@@ -36,6 +36,9 @@ package final class Assistance: @unchecked Sendable {  // `pools` is guarded by 
     /// threads may not assist for now (the service, while every inference slot runs a request of its
     /// own) turns it off, so its invocations cost no wake-ups then. Guarded by `condition`.
     package var wakesOnPublish = true
+    /// When set, an invocation's start wakes no one before this instant either (an owner whose threads
+    /// should keep away for a while). Guarded by `condition`.
+    package var wakesNotBefore: ContinuousClock.Instant?
     /// Operator parts threads have run through ``assistOne()``, over the board's life (tests read it).
     private let partsRun = Atomic<Int>(0)
 
@@ -62,7 +65,7 @@ package final class Assistance: @unchecked Sendable {  // `pools` is guarded by 
         condition.lock()
         pools[index] = pool
         epoch.add(1, ordering: .releasing)
-        if wakesOnPublish { condition.broadcast() }
+        if wakesOnPublish, wakesNotBefore.map({ ContinuousClock.now >= $0 }) ?? true { condition.broadcast() }
         condition.unlock()
     }
 
