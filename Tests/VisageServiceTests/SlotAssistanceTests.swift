@@ -45,15 +45,21 @@ import VisageNN
     /// One request on two slots: the idle slot's assistant takes parts of its network, whether the work
     /// runs on the request's own thread (brief work) or on an inference thread, and the outputs are
     /// those of an invocation no one helped.
+    @available(macOS 15, *)
     @Test func anIdleSlotHelpsTheRunningRequestsNetwork() async throws {
         let network = try Network()
         let alone = try network.outputs()
         #expect(network.assistedParts == 0)
         let admission = Admission(slots: 2, queueLength: 0, retryAfterSeconds: 1)
+        // Work run here runs on the service's own thread, as in the service, not on the cooperative pool
+        // the other suites' tests share.
+        let executor = ServiceExecutor(threads: 1, name: "slot assistance test")
         for here in [true, false] {
             let before = network.assistedParts
-            let outputs = try await admission.run(deadline: .now + .seconds(60), here: here) { _ in
-                try network.outputsOnceAssisted()
+            let outputs = try await Task(executorPreference: executor) {
+                try await admission.run(deadline: .now + .seconds(60), here: here) { _ in
+                    try network.outputsOnceAssisted()
+                }.value
             }.value
             #expect(network.assistedParts > before, "here: \(here)")
             #expect(outputs == alone)
