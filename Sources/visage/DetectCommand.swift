@@ -44,7 +44,7 @@ struct DetectCommand: AsyncParsableCommand {
         case accurate
     }
 
-    @Argument(help: "Image files or folders (JPEG, PNG, PPM/PGM).")
+    @Argument(help: "Image files or folders (\(readableImageFormats)).")
     var images: [String] = []
 
     @OptionGroup(title: "Many images")

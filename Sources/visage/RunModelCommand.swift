@@ -23,7 +23,7 @@ struct RunModelCommand: AsyncParsableCommand {
     @Argument(help: "The .tflite model.")
     var model: String
 
-    @Argument(help: "The image (JPEG, PNG …).")
+    @Argument(help: "The image (\(readableImageFormats)).")
     var image: String
 
     @Flag(help: "Run on each detected face's mesh region (square, eyes level) instead of the whole image.")

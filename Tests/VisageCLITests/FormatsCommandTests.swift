@@ -27,6 +27,26 @@ import Testing
         }
     }
 
+    /// A newcomer reads `visage detect --help` to learn what it takes: every command that takes images
+    /// names each format `visage info --formats` lists (detect's and contours' once said only "JPEG, PNG,
+    /// PPM/PGM" while they read HEIC too).
+    @Test func everyImageCommandsHelpNamesEveryFormat() throws {
+        let list = try CLIRunner.run(["info", "--formats"])
+        let formats = list.stdout.split(separator: "\n").map { String($0.prefix(11)).trimmingCharacters(in: .whitespaces) }
+        #expect(formats.count == 9)
+        for command in ["info", "detect", "contours", "run-model"] {
+            let help = try CLIRunner.run([command, "--help"])
+            #expect(help.status == 0)
+            // The argument's text, unwrapped: from "<images>" under ARGUMENTS to the next blank line.
+            let sections = help.stdout.components(separatedBy: "ARGUMENTS:")
+            try #require(sections.count == 2, "\(help.stdout)")
+            let text = sections[1].components(separatedBy: "\n\n")[0].split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            for format in formats {
+                #expect(text.contains(format), "visage \(command) --help: \(text)")
+            }
+        }
+    }
+
     @Test func aMissingLibraryNamesItsPackage() throws {
         let list = try CLIRunner.run(["info", "--formats"], environment: Self.environment(disabling: "heif,webp"))
         #expect(list.status == 0)
