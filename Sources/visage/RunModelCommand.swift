@@ -14,8 +14,9 @@ struct RunModelCommand: AsyncParsableCommand {
             naming each with its count (exit 1). No custom operator is supported.
 
               $ visage run-model hand_recrop.tflite photo.png --json
-              {"outputs":[{"name":"output_crop","shape":[1,1,1,4],"values":[126.02,109.35,121.96,185.14]}]}
-              $ visage run-model iris_landmark.tflite face.jpg --faces --json   # one line per face
+              {"outputs":[{"name":"output_crop","shape":[1,1,1,4],"values":[126.03,…]}]}
+              $ visage run-model iris_landmark.tflite face.jpg --faces --json
+              (one line per face: {"face": {x, y, width, height}, "outputs": […]})
 
             Exit status: 0 ran, 1 the model or image could not be used, 2 usage.
             """)
