@@ -46,7 +46,8 @@ public struct ServiceError: Error, HTTPResponseError, CustomStringConvertible {
             var record = ErrorRecord(error)
             // The library names the first bytes it saw; the service repeats nothing of an upload.
             if record.code == .unsupportedFormat {
-                record.message = "the bytes are in no image format Visage reads (JPEG, PNG, PPM/PGM and those `visage info` lists)"
+                record.message = "the bytes are in no image format Visage reads: "
+                    + ImageFileFormat.allCases.map(\.commonNames).joined(separator: ", ")
             }
             self.init(record)
         }

@@ -115,6 +115,24 @@ import VisageService
         }
     }
 
+    /// Bytes in no format the service reads are answered with the formats it does read, in words an HTTP
+    /// client can act on (the message once ended "and those `visage info` lists", a command such a client
+    /// may not have), and without repeating anything of the upload.
+    @Test func unsupportedFormatNamesTheFormatsRead() async throws {
+        let app = try buildApplication(T.configuration(), analyzer: FakeAnalyzer())
+        try await app.test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/faces", method: .post, headers: [.contentType: "image/png"], body: ByteBuffer(string: "bad image"))
+            #expect(response.status == .unsupportedMediaType)
+            #expect(T.errorCode(response) == "unsupported_format")
+            let message = try #require((T.json(response)?["error"] as? [String: Any])?["message"] as? String)
+            for format in ImageFileFormat.allCases {
+                #expect(message.contains(format.commonNames), "\(message)")
+            }
+            #expect(!message.contains("visage info") && !message.contains("62 61 64"), "\(message)")
+        }
+    }
+
     @Test func bodyLimitIs413FromTheHeaderAndFromTheStream() async throws {
         let app = try buildApplication(T.configuration { $0.maxBodyBytes = 1000 }, analyzer: FakeAnalyzer())
         try await app.test(.router) { client in
