@@ -2,7 +2,8 @@
 # Checks a tarball from Scripts/package.sh as a user who downloads it would: unpacked into an empty
 # folder and run with an empty environment (`env -i`), `visage detect` finds the face in a sample; the
 # binary copied alone, without its models, exits 1 with the typed error that lists where it looked,
-# and finds them again through VISAGE_MODELS. Every run is bounded (timeout).
+# and finds them again through VISAGE_MODELS; every linked package's licence is inside. Every run is
+# bounded (timeout).
 #
 # Usage: Scripts/check-package.sh [TARBALL]   (default .build/package/visage-linux-<arch>.tar.gz)
 set -euo pipefail
@@ -51,6 +52,21 @@ if grep -q "Fatal error" "$work/err"; then fail "the binary without models trapp
 (cd "$work/bare" && timeout 120 env -i VISAGE_MODELS="$work/install/share/visage" ./visage detect "$work/install/sample.png" > "$work/out" 2> "$work/err") \
     || fail "VISAGE_MODELS=… ./visage detect exited $?: $(cat "$work/err")"
 grep -q "1 face found" "$work/out" || fail "with VISAGE_MODELS, detect printed: $(cat "$work/out")"
+
+# Licences: each dependency package bin/visage links (Scripts/linked-packages.py, from the release build's
+# link list when it is there) has its licence under share/doc/visage/packages/ and is named in the NOTICE;
+# the CLI's argument parser and visage serve's SwiftNIO and Hummingbird always are.
+doc="$work/install/share/doc/visage"
+linked=(swift-argument-parser swift-nio hummingbird)
+if [[ -f "$root/.build/release/visage.product/Objects.LinkFileList" ]]; then
+    mapfile -t -O 3 linked < <(python3 "$root/Scripts/linked-packages.py" "$root/.build/release" visage)
+else
+    echo "check-package: no release build here: the licences checked are those of ${linked[*]} only"
+fi
+for package in "${linked[@]}"; do
+    compgen -G "$doc/packages/$package/LICENSE*" > /dev/null || fail "no licence for $package in share/doc/visage/packages/$package"
+    grep -qE "(^|[ ,])$package([,.]|\$)" "$doc/NOTICE" || fail "share/doc/visage/NOTICE does not name $package"
+done
 
 size=$(du -h "$tarball" | cut -f1)
 if (( failures )); then

@@ -5,7 +5,8 @@
 #   bin/visage                   the command-line tool
 #   share/visage/                the five model files and their NOTICE (origin, licence, SHA-256)
 #   share/visage/service/        visage serve's page, openapi.yaml and docs.html
-#   share/doc/visage/            NOTICE (what is inside and under which licence) and the licence texts
+#   share/doc/visage/            NOTICE (what is inside and under which licence) and the licence texts,
+#                                packages/<name>/ for each dependency package linked in (Scripts/linked-packages.py)
 #
 # Unpacked under any prefix it runs as is: `visage` finds its models in <bin>/../share/visage
 # (ModelLocation), so `tar -xzf visage-linux-x86_64.tar.gz -C /usr/local` installs it, and so does
@@ -46,8 +47,18 @@ doc="$stage/share/doc/visage"
 own="Visage's own code"
 if [[ -f "$root/LICENSE" ]]; then install -m 644 "$root/LICENSE" "$doc/LICENSE"; own="$own (LICENSE)"; fi
 install -m 644 "$root/Models/NOTICE" "$doc/NOTICE.models"
-parser="$root/.build/checkouts/swift-argument-parser/LICENSE.txt"
-[[ -f "$parser" ]] && install -m 644 "$parser" "$doc/LICENSE.swift-argument-parser"
+# Every dependency package whose code bin/visage links (the CLI's argument parser, visage serve's
+# Hummingbird, SwiftNIO and the packages under them): its LICENSE and NOTICE files in packages/<name>/.
+packages=()
+while IFS= read -r package; do
+    mkdir -p "$doc/packages/$package"
+    for file in "$root/.build/checkouts/$package"/{LICENSE,LICENCE,NOTICE,COPYING}*; do
+        if [[ -f "$file" ]]; then install -m 644 "$file" "$doc/packages/$package/"; fi
+    done
+    if [[ -z "$(ls "$doc/packages/$package")" ]]; then echo "package.sh: $package has no LICENSE file" >&2; exit 1; fi
+    packages+=("$package")
+done < <(python3 "$root/Scripts/linked-packages.py" "$bin" visage)
+if (( ${#packages[@]} == 0 )); then echo "package.sh: no linked package found" >&2; exit 1; fi
 toolchain="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"
 runtime="$toolchain/share/swift/LICENSE.txt"
 [[ -f "$runtime" ]] && install -m 644 "$runtime" "$doc/LICENSE.swift"
@@ -58,7 +69,8 @@ bin/visage contains:
 - $own;
 - the Swift standard library, Foundation and Dispatch, linked statically (Apache-2.0 with the Runtime
   Library Exception; LICENSE.swift);
-- swift-argument-parser (Apache-2.0; LICENSE.swift-argument-parser).
+- code from these packages, each under the licence (and NOTICE, where it has one) in packages/<name>/:
+  $(printf '%s\n' "${packages[@]}" | paste -sd ',' | sed 's/,/, /g' | fold -s -w 98 | sed 's/ *$//; 2,$s/^/  /').
 share/visage holds Google's MediaPipe face models (Apache-2.0); NOTICE.models and share/visage/NOTICE
 give their origin, size and SHA-256.
 At run time it loads the system's libjpeg (libjpeg-turbo), libpng, zlib and C++ runtime (libstdc++),
