@@ -19,7 +19,7 @@ struct DetectCommand: AsyncParsableCommand {
                 face 1: x 178, y 83, 95×95 px, confidence 0.92, roll -5.4°, yaw -3.4°, pitch -2.9°
               $ visage detect --classify --quality Samples/astronaut.png
               Samples/astronaut.png (512×512): 1 face found
-                face 1: x 178, y 83, 95×95 px, confidence 0.92, roll -3.5°, yaw 0.7°, pitch -15.0°
+                face 1: x 178, y 83, 95×95 px, confidence 0.92, roll -3.5°, yaw 0.6°, pitch -14.9°
                   smiling 0.99, left eye open 0.98, right eye open 0.98
                   strongest blendshapes: mouthSmileRight 0.90, mouthSmileLeft 0.90, mouthUpperUpRight 0.47
                   capture quality 0.90
