@@ -14,8 +14,17 @@ struct AnalysisRoute: Sendable {
 
     func add(to router: Router<ServiceRequestContext>) {
         let (handler, kinds) = (self.handler, self.kinds)
-        router.post(RouterPath(String(path.drop(while: { $0 == "/" })))) { request, context in
+        let routerPath = RouterPath(String(path.drop(while: { $0 == "/" })))
+        router.post(routerPath) { request, context in
             try await handler(request, context, kinds)
+        }
+        // Another method is told which one the route takes (405, Allow: POST), not that the path does
+        // not exist, which is what 404 "Not Found" says to someone who tries `curl <host>/v1/faces`.
+        for method in [HTTPRequest.Method.get, .put, .delete, .patch] {
+            let message = "\(method) is not allowed on \(path): it takes POST (its bodies are described at /docs)"
+            router.on(routerPath, method: method) { _, _ -> Response in
+                throw ServiceError(.methodNotAllowed, message, headers: [.allow: "POST"])
+            }
         }
     }
 }

@@ -133,6 +133,25 @@ import VisageService
         }
     }
 
+    /// `curl localhost:8080/v1/faces` (a GET) is told the route takes POST, with `Allow`, rather than
+    /// 404 "Not Found", which reads as if the path did not exist.
+    @Test func anotherMethodOnAnAnalysisRouteIs405() async throws {
+        let app = try buildApplication(T.configuration(), analyzer: FakeAnalyzer())
+        try await app.test(.router) { client in
+            for path in ["/v1/faces", "/v1/faces/batch", "/v1/annotate", "/v1/contours"] {
+                for method in [HTTPRequest.Method.get, .put, .delete] {
+                    let response = try await client.execute(uri: path, method: method)
+                    #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+                    #expect(T.errorCode(response) == "method_not_allowed", "\(method) \(path)")
+                    #expect(response.headers[.allow] == "POST", "\(method) \(path)")
+                    let message = (T.json(response)?["error"] as? [String: Any])?["message"] as? String
+                    #expect(message?.contains("POST") == true, "\(String(describing: message))")
+                }
+            }
+            #expect(try await client.execute(uri: "/v1/nothing", method: .get).status == .notFound)
+        }
+    }
+
     @Test func bodyLimitIs413FromTheHeaderAndFromTheStream() async throws {
         let app = try buildApplication(T.configuration { $0.maxBodyBytes = 1000 }, analyzer: FakeAnalyzer())
         try await app.test(.router) { client in
