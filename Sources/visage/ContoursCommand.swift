@@ -8,7 +8,7 @@ struct ContoursCommand: AsyncParsableCommand {
         commandName: "contours",
         abstract: "Find the contours of shapes and holes in an image, or draw contour art.",
         discussion: """
-            Gray → contrast around the pivot → threshold at mid-gray → border following with the
+            Gray → contrast around the pivot → threshold at mid-gray → border following with the \
             full hierarchy. Points are normalized, origin at the lower left, as in Vision.
 
               $ visage contours Samples/coins.png

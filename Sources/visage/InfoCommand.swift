@@ -12,8 +12,8 @@ struct InfoCommand: AsyncParsableCommand {
         commandName: "info",
         abstract: "Print the format, size, pixel format, orientation and frame count of images, or the formats this machine reads.",
         discussion: """
-            Reads only the headers. Folders are expanded to the images directly inside them. Files with
-            several frames or images (animated GIF and WebP, HEIC bursts, multi-page TIFF) say how many;
+            Reads only the headers. Folders are expanded to the images directly inside them. Files with \
+            several frames or images (animated GIF and WebP, HEIC bursts, multi-page TIFF) say how many; \
             Visage decodes the first (HEIF: the primary image).
 
               $ visage info Samples/astronaut.png

@@ -22,4 +22,19 @@ import Testing
         let example = Self.words("$ visage " + arguments.joined(separator: " ") + "\n" + run.stdout)
         #expect(Self.words(help.stdout).contains(example), "visage \(arguments.joined(separator: " ")) printed:\n\(run.stdout)")
     }
+
+    /// The prose of every help reads as paragraphs: no line of it stops short mid-sentence (a line break
+    /// in the source's discussion, which ArgumentParser keeps, as in "… directly inside them. Files with"
+    /// over "several frames …").
+    @Test(arguments: ["info", "detect", "contours", "track", "serve", "run-model", "benchmark", "kernel-benchmark"])
+    func proseIsNotCutMidSentence(command: String) throws {
+        let help = try CLIRunner.run([command, "--help"])
+        #expect(help.status == 0)
+        let lines = help.stdout.components(separatedBy: "\n")
+        for (line, next) in zip(lines, lines.dropFirst()) {
+            // Indented lines are examples and options; a short line is fine where a sentence ends.
+            guard !line.hasPrefix(" "), !line.isEmpty, line.count < 60, let first = next.first else { continue }
+            #expect(!first.isLowercase, "visage \(command) --help breaks a sentence after \"\(line)\"")
+        }
+    }
 }
