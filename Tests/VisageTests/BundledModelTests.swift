@@ -14,6 +14,7 @@ import VisageModels
         var bytes = try model.load()
         bytes[bytes.count / 2] ^= 0x01
         let url = try temporaryFile(named: model.fileName, contents: bytes)
+        defer { removeFolder(of: url) }
         #expect(throws: ModelFileError.self) { try BundledModel.verified(contentsOf: url, as: model) }
         do {
             _ = try BundledModel.verified(contentsOf: url, as: model)
@@ -25,6 +26,7 @@ import VisageModels
     @Test func truncatedFileIsRejectedBySize() throws {
         let model = BundledModel.faceGeometry
         let url = try temporaryFile(named: model.fileName, contents: try model.load().prefix(100))
+        defer { removeFolder(of: url) }
         #expect(throws: ModelFileError.altered(model: model.fileName, reason: "100 bytes, expected 19376")) {
             try BundledModel.verified(contentsOf: url, as: model)
         }
@@ -59,8 +61,11 @@ import VisageModels
     @Test func firstPlaceHoldingTheFileWins() throws {
         let model = BundledModel.faceGeometry
         let first = try temporaryFile(named: model.fileName, contents: Data([1])).deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: first) }
         let second = try temporaryFile(named: model.fileName, contents: Data([2])).deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: second) }
         let decoy = try temporaryFile(named: "unrelated", contents: Data()).deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: decoy) }
         try FileManager.default.createDirectory(at: decoy.appendingPathComponent(model.fileName), withIntermediateDirectories: true)
         let places = [decoy, first, second].map { ModelLocation.Place(path: $0.path, origin: .installPrefix) }
         #expect(try ModelLocation.url(for: model, searchPath: places).path == first.appendingPathComponent(model.fileName).path)
@@ -83,6 +88,7 @@ import VisageModels
     @Test func applicationDirectoryComesFirst() throws {
         let model = BundledModel.faceGeometry
         let copy = try temporaryFile(named: model.fileName, contents: try model.load())
+        defer { removeFolder(of: copy) }
         ModelLocation.directory = copy.deletingLastPathComponent()
         defer { ModelLocation.directory = nil }
         #expect(ModelLocation.searchPath.first == ModelLocation.Place(path: copy.deletingLastPathComponent().path, origin: .application))
@@ -101,11 +107,22 @@ import VisageModels
         #expect(SHA256.hexDigest(of: Array(message.utf8)) == digest)
     }
 
+    /// `contents` as file `name` in a new folder of the temporary directory; the caller removes the
+    /// folder (``removeFolder(of:)``).
     private func temporaryFile(named name: String, contents: Data) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent(name)
-        try contents.write(to: url)
+        do {
+            try contents.write(to: url)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
         return url
+    }
+
+    private func removeFolder(of url: URL) {
+        try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
     }
 }
