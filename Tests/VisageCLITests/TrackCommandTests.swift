@@ -3,19 +3,24 @@ import Testing
 
 @Suite struct TrackCommandTests {
     /// A folder of frames: the astronaut (512×512) for 4 frames, then 6 plain gray frames of the same
-    /// size, without a face, at 10 fps.
+    /// size, without a face, at 10 fps. The caller removes it.
     private func frameFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let astronaut = CLIRunner.packageRoot.appendingPathComponent("Samples/astronaut.png")
         let gray = Data("P6\n512 512\n255\n".utf8) + Data(repeating: 128, count: 512 * 512 * 3)
-        for index in 0..<10 {
-            let name = String(format: "frame%02d", index)
-            if index < 4 {
-                try FileManager.default.copyItem(at: astronaut, to: folder.appendingPathComponent(name + ".png"))
-            } else {
-                try gray.write(to: folder.appendingPathComponent(name + ".ppm"))
+        do {
+            for index in 0..<10 {
+                let name = String(format: "frame%02d", index)
+                if index < 4 {
+                    try FileManager.default.copyItem(at: astronaut, to: folder.appendingPathComponent(name + ".png"))
+                } else {
+                    try gray.write(to: folder.appendingPathComponent(name + ".ppm"))
+                }
             }
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
         }
         return folder
     }
@@ -24,6 +29,7 @@ import Testing
     /// at 0.2 s she (face 1) and anyone gain attention with her presence, and lose it with her absence.
     @Test func presenceAndAttentionEventsFromAFolderOfFrames() throws {
         let folder = try frameFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let result = try CLIRunner.run([
             "track", folder.path, "--fps", "10", "--debounce", "0.2", "--attention-duration", "0.2", "--json", "--events-only",
         ])
@@ -43,6 +49,7 @@ import Testing
 
     @Test func frameLinesCarryTrackingIDs() throws {
         let folder = try frameFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let result = try CLIRunner.run(["track", folder.path, "--fps", "10", "--debounce", "0.2", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try result.stdout.split(separator: "\n").map {
@@ -78,7 +85,7 @@ import Testing
         #expect(pose.count == 3 && pose.allSatisfy { abs($0) < 30 }, "\(pose)")
     }
 
-    /// A y4m clip of plain gray frames (no face) at 10 fps, `seconds` long.
+    /// A y4m clip of plain gray frames (no face) at 10 fps, `seconds` long. The caller removes it.
     private func grayClip(seconds: Int) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".y4m")
         let (width, height) = (64, 48)
@@ -97,6 +104,7 @@ import Testing
     @Test(arguments: [["--json"], []])
     func eventsAreLineBufferedOnAPipe(format: [String]) throws {
         let clip = try grayClip(seconds: 12)
+        defer { try? FileManager.default.removeItem(at: clip) }
         let process = Process()
         process.executableURL = CLIRunner.executable
         process.arguments = ["track", clip.path, "--realtime", "--events-only", "--debounce", "0.3"] + format
@@ -122,7 +130,9 @@ import Testing
     #if DEBUG
     /// A debug build says once, on stderr, why video is slow.
     @Test func debugBuildWarnsOnceAboutVideo() throws {
-        let result = try CLIRunner.run(["track", try grayClip(seconds: 1).path, "--events-only"])
+        let clip = try grayClip(seconds: 1)
+        defer { try? FileManager.default.removeItem(at: clip) }
+        let result = try CLIRunner.run(["track", clip.path, "--events-only"])
         #expect(result.status == 0, "\(result.stderr)")
         let warning = "warning: this is a debug build of visage, 20–40× slower than release for video; build with `swift run -c release visage …` (or `swift build -c release`)"
         #expect(result.stderr.components(separatedBy: warning).count == 2, "\(result.stderr)")
