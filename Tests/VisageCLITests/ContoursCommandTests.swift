@@ -27,6 +27,7 @@ import Testing
     @Test func writesSVGAndPNG() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let sample = CLIRunner.packageRoot.appendingPathComponent("Samples/horse.png").path
         let result = try CLIRunner.run(["contours", sample, "--svg", "out.svg", "--png", "out.png"], in: folder)
         #expect(result.status == 0)

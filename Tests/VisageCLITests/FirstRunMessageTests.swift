@@ -46,6 +46,7 @@ import Testing
     @Test func trackExitsOneAfterSkippingFrames() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.copyItem(
             at: CLIRunner.packageRoot.appendingPathComponent("Samples/astronaut.png"), to: folder.appendingPathComponent("a.png"))
         for name in ["b.png", "c.png"] { try Data("not a picture".utf8).write(to: folder.appendingPathComponent(name)) }

@@ -26,6 +26,7 @@ import Testing
     @Test func badFilesAreReportedAndTheRestProcessed() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         try Data().write(to: folder.appendingPathComponent("empty.jpg"))
         try Data("not an image".utf8).write(to: folder.appendingPathComponent("text.png"))
         let sample = CLIRunner.packageRoot.appendingPathComponent("Samples/horse.png").path
