@@ -37,8 +37,13 @@ struct BatchTests {
     /// finish out of order on several jobs.
     static func folder(count: Int) throws -> Folder {
         let folder = try Folder()
-        for index in 0..<count {
-            try folder.add(String(format: "img-%02d.png", index), from: samples[index % samples.count])
+        do {
+            for index in 0..<count {
+                try folder.add(String(format: "img-%02d.png", index), from: samples[index % samples.count])
+            }
+        } catch {
+            folder.remove()
+            throw error
         }
         return folder
     }

@@ -11,11 +11,13 @@ import Testing
     ]
     static let sample = CLIRunner.packageRoot.appendingPathComponent("Samples/astronaut.png").path
 
-    /// An empty folder holding a copy of the built binary at `relativePath`.
+    /// An empty folder holding a copy of the built binary at `relativePath`; the caller removes it.
     private func install(at relativePath: String) throws -> (root: URL, binary: URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         let binary = root.appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var installed = false
+        defer { if !installed { try? FileManager.default.removeItem(at: root) } }
         // Copied by a `cp` child, not by this process: a copy's write descriptor open here is inherited by
         // any process a parallel test starts meanwhile, and while one holds it, running the copy fails with
         // "Text file busy" (ETXTBSY). A child's descriptor is never shared.
@@ -25,6 +27,7 @@ import Testing
         try copy.run()
         copy.waitUntilExit()
         try #require(copy.terminationStatus == 0, "cp \(CLIRunner.executable.path) exited \(copy.terminationStatus)")
+        installed = true
         return (root, binary)
     }
 

@@ -47,8 +47,8 @@ import Visage
         let root = CLIRunner.packageRoot
         let pixels = [UInt8](try Data(contentsOf: root.appendingPathComponent("Tests/VisageTests/Fixtures/one-face.shortRange.input.rgb")))
         let png = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".png")
-        try Image(width: 128, height: 128, pixelFormat: .rgb8, pixels: pixels).pngData().write(to: png)
         defer { try? FileManager.default.removeItem(at: png) }
+        try Image(width: 128, height: 128, pixelFormat: .rgb8, pixels: pixels).pngData().write(to: png)
         let data = try Data(contentsOf: root.appendingPathComponent("Tests/VisageTests/Fixtures/one-face.shortRange.regressors.f32"))
         let expected = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         func worst(_ extra: [String]) throws -> Float {

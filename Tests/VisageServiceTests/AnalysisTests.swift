@@ -59,8 +59,8 @@ import VisageService
         let large = try source.resized(width: 2560, height: 1920, method: .bilinear)
         let image = Data(try JPEGCodec.encode(large, quality: 90))
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("visage-large-\(UUID().uuidString).jpg")
-        try image.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
+        try image.write(to: url)
         let cli = try CLI.run(["detect", "--json", url.path])
         #expect(cli.status == 0, "\(cli.stderr)")
         let app = try buildApplication(T.configuration())

@@ -173,11 +173,17 @@ import Testing
         }
     }
 
-    /// A folder for `VISAGE_MODELS` (searched before the bundled models) whose landmark model is `make`'s.
+    /// A folder for `VISAGE_MODELS` (searched before the bundled models) whose landmark model is `make`'s;
+    /// the caller removes it.
     static func models(_ make: (URL) throws -> Void) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("visage-models-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try make(folder.appendingPathComponent("face_landmarks_detector.tflite"))
+        do {
+            try make(folder.appendingPathComponent("face_landmarks_detector.tflite"))
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
         return folder
     }
 

@@ -31,9 +31,9 @@ struct HandlerSnippetTests {
 
     @Test func errorsCarryVisionCodes() throws {
         #expect(detectionErrorCode(for: SnippetFixtures.sample("missing.png")) == VNError.Code.ioError.rawValue)
-        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("visage-vision-garbage.png")
-        try Data("not an image".utf8).write(to: garbage)
+        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("visage-vision-garbage-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: garbage) }
+        try Data("not an image".utf8).write(to: garbage)
         #expect(detectionErrorCode(for: garbage) == VNError.Code.invalidImage.rawValue)
         #expect(detectionErrorCode(for: SnippetFixtures.sample("coins.png")) == nil)
         // Visage's own stable code travels with it, as the CLI and the service report it.
