@@ -204,7 +204,9 @@ def main():
     if problems:
         for problem in problems:
             print(f"FAIL: {problem}", file=sys.stderr)
+        print(f"server log {server.log.name}", file=sys.stderr)
         sys.exit(1)
+    os.unlink(server.log.name)  # kept only when the soak fails
     print("soak passed")
 
 
