@@ -23,15 +23,14 @@ struct AdmissionTests {
 
     /// With a queue timeout, a caller still waiting for a slot when it passes is refused with 503
     /// `overloaded` and `Retry-After`; one that gets a slot in time runs. A first call holds the only
-    /// slot until a second, with a 50 ms timeout, has joined the queue and left it (at most 10 s): the
-    /// second must be refused after at least 50 ms, while the slot is still held; a third, made once the
-    /// slot is free again, must run.
+    /// slot until the test releases it: a second, with a 50 ms timeout, must be refused after at least
+    /// 50 ms; a third, made once the slot is free again, must run.
     @available(macOS 15, *)
     @Test func aWaiterPastTheQueueTimeoutIsRefused() async throws {
         let admission = Admission(slots: 1, queueLength: 1, queueTimeout: .fixed(.milliseconds(50)), retryAfterSeconds: 3)
-        let left = Flag()
-        let holding = Task { try await admission.run(deadline: .now + .seconds(60), Self.holdUntilTheWaiterLeaves(admission, left)) }
-        while admission.load.running == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let (holds, release) = (Flag(), Flag())
+        let holding = Task { try await admission.run(deadline: .now + .seconds(60), Self.hold(holds, until: release)) }
+        try await Self.waitUntil { holds.isSet }
         let start = ContinuousClock.now
         do {
             _ = try await admission.run(deadline: .now + .seconds(60)) { _ in 2 }
@@ -45,9 +44,8 @@ struct AdmissionTests {
         let waited = ContinuousClock.now - start
         #expect(waited >= .milliseconds(50), "refused after \(waited)")
         #expect(admission.queueDepth == 0)
-        // The holder sees the waiter leave within a poll of 1 ms; it sets `left` only if that came first.
-        #expect(try await holding.value.value == 1)
-        #expect(left.isSet, "the waiter was not refused while the slot was held")
+        release.set()
+        #expect(try await holding.value.value, "the slot was not held until the waiter was refused")
         // Tracking frames (queueing: false) wait for the slot however long it takes.
         let frame = Task {
             try await admission.run(deadline: .now + .seconds(60), queueing: false) { _ in 3 }
@@ -68,33 +66,38 @@ struct AdmissionTests {
     }
 
     /// `auto` limits the wait to half the median of the recent inferences: none before the first inference,
-    /// then about 50 ms after inferences of about 100 ms. A waiter behind a 600 ms inference is served
-    /// when no inference has been timed yet; once three 100 ms ones have, a waiter is refused after at
-    /// least 50 ms, while the slot ahead of it is still held (for up to 10 s).
+    /// then about 50 ms after inferences of about 100 ms. A waiter behind an inference held 600 ms after it
+    /// joined the queue is served when no inference has been timed yet; once three 100 ms ones have, a
+    /// waiter is refused after at least 50 ms, while the slot ahead of it is still held.
     @available(macOS 15, *)
     @Test func autoLimitIsHalfATypicalInference() async throws {
         #expect(ServiceConfiguration().queueTimeout == QueueTimeout.none)
         let admission = Admission(slots: 1, queueLength: 1, queueTimeout: .halfTypicalInference, retryAfterSeconds: 1)
-        // No inference timed yet: no limit, the waiter is served after the 600 ms one.
-        let first = Task { try await admission.run(deadline: .now + .seconds(60)) { _ in Thread.sleep(forTimeInterval: 0.6); return 0 } }
-        while admission.load.running == 0 { try await Task.sleep(for: .milliseconds(1)) }
-        #expect(try await admission.run(deadline: .now + .seconds(60)) { _ in 1 }.value == 1)
-        _ = try await first.value
-        // Times now: 600 ms and ~0; three of 100 ms make the median about 100 ms.
+        // No inference timed yet: no limit, the waiter is served after the one ahead of it.
+        let (holds, release) = (Flag(), Flag())
+        let first = Task { try await admission.run(deadline: .now + .seconds(60), Self.hold(holds, until: release)) }
+        try await Self.waitUntil { holds.isSet }
+        let waiter = Task { try await admission.run(deadline: .now + .seconds(60)) { _ in 1 }.value }
+        try await Self.waitUntil { admission.queueDepth == 1 }
+        try await Task.sleep(for: .milliseconds(600))
+        release.set()
+        #expect(try await waiter.value == 1)
+        #expect(try await first.value.value)
+        // Times now: over 600 ms and ~0; three of 100 ms make the median about 100 ms.
         for _ in 0..<3 {
             _ = try await admission.run(deadline: .now + .seconds(60)) { _ in Thread.sleep(forTimeInterval: 0.1); return 0 }
         }
-        let left = Flag()
-        let holding = Task { try await admission.run(deadline: .now + .seconds(60), Self.holdUntilTheWaiterLeaves(admission, left)) }
-        while admission.load.running == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let (holdsAgain, releaseAgain) = (Flag(), Flag())
+        let holding = Task { try await admission.run(deadline: .now + .seconds(60), Self.hold(holdsAgain, until: releaseAgain)) }
+        try await Self.waitUntil { holdsAgain.isSet }
         let start = ContinuousClock.now
         await #expect(throws: ServiceError.self) {
             try await admission.run(deadline: .now + .seconds(60)) { _ in 2 }
         }
         let waited = ContinuousClock.now - start
         #expect(waited >= .milliseconds(50), "refused after \(waited)")
-        _ = try await holding.value
-        #expect(left.isSet, "the waiter was not refused while the slot was held")
+        releaseAgain.set()
+        #expect(try await holding.value.value, "the slot was not held until the waiter was refused")
     }
 
     /// The queue closes while more than half of the last window's requests (at least 8) were refused: a
@@ -212,19 +215,22 @@ struct AdmissionTests {
         let executor = ServiceExecutor(threads: 2, name: "admission test")
         let admission = Admission(slots: 1, queueLength: 1, retryAfterSeconds: 1)
         let started = Flag()
+        // The long work runs until it is cancelled (at most 5 minutes): the waiter queues behind it however
+        // late this test's polls run.
         let long = Task(executorPreference: executor) {
-            try await admission.run(deadline: .now + .seconds(60), here: true) { checkpoint in
+            try await admission.run(deadline: .now + .seconds(300), here: true) { checkpoint in
                 started.set()
-                for _ in 0..<10_000 {
+                let end = ContinuousClock.now + .seconds(300)
+                while ContinuousClock.now < end {
                     Thread.sleep(forTimeInterval: 0.001)
                     try checkpoint.stage("step")
                 }
                 return 0
             }.value
         }
-        while !started.isSet { try await Task.sleep(for: .milliseconds(1)) }
+        try await Self.waitUntil { started.isSet }
         let waiting = Task(executorPreference: executor) { try await admission.run(deadline: .now + .seconds(60), here: true) { _ in 2 }.value }
-        while admission.queueDepth == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        try await Self.waitUntil { admission.queueDepth == 1 }
         #expect(admission.load.running == 1)
         long.cancel()
         await #expect(throws: CancellationError.self) { try await long.value }
@@ -234,16 +240,33 @@ struct AdmissionTests {
 
     static func thread() -> ObjectIdentifier { ObjectIdentifier(Thread.current) }
 
-    /// Work that holds its slot until a waiter has joined the queue and left it, at most 10 s, and sets
-    /// `left` if the waiter left first. It watches from the inference thread, so a cooperative pool that
-    /// another suite's test blocks on purpose cannot delay what it sees.
-    static func holdUntilTheWaiterLeaves(_ admission: Admission, _ left: Flag) -> @Sendable (inout Checkpoint) throws -> Int {
+    /// Work that sets `holds` once it has its slot, then holds the slot until the test sets `release` (at
+    /// most 5 minutes, so that a failing test cannot hang the run); returns whether it was released.
+    ///
+    /// The test waits for states that last until it ends them, never for a window: these tests' bodies
+    /// poll on the cooperative pool, which the engine suites' synchronous tests fill for half a minute at
+    /// a time when they run in the same process (over a minute on a busy machine), and a poll that came
+    /// after a window (a slot held 0.6 s or 10 s) had closed waited forever.
+    static func hold(_ holds: Flag, until release: Flag) -> @Sendable (inout Checkpoint) throws -> Bool {
         { _ in
-            let end = Date().addingTimeInterval(10)
-            while admission.queueDepth == 0, Date() < end { Thread.sleep(forTimeInterval: 0.001) }
-            while admission.queueDepth > 0, Date() < end { Thread.sleep(forTimeInterval: 0.001) }
-            if Date() < end { left.set() }
-            return 1
+            holds.set()
+            let end = ContinuousClock.now + .seconds(300)
+            while !release.isSet, ContinuousClock.now < end { Thread.sleep(forTimeInterval: 0.001) }
+            return release.isSet
+        }
+    }
+
+    /// Polls `condition` every millisecond until it holds; throws after `limit` (a failure, not a hang).
+    static func waitUntil(
+        within limit: Duration = .seconds(300), _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let end = ContinuousClock.now + limit
+        while !condition() {
+            guard ContinuousClock.now < end else {
+                try #require(condition(), "the condition did not hold within \(limit)", sourceLocation: sourceLocation)
+                return
+            }
+            try await Task.sleep(for: .milliseconds(1))
         }
     }
 }
