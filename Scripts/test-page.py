@@ -190,6 +190,9 @@ def main():
     try:
         wait_until(lambda: urllib.request.urlopen(base + "/readyz", timeout=2).status == 200, 180, "/readyz")
         with tempfile.TemporaryDirectory() as scratch:
+            # Chromium makes a folder of its own in the temporary directory for each browser (its
+            # singleton socket's) and leaves it there: in the scratch folder, it goes with it.
+            os.environ["TMPDIR"] = scratch
             clip = os.path.join(scratch, "face-then-empty.y4m")
             make_clip(clip)
             for name, check in [("photo", lambda: check_photo(base, arguments.screenshots)),
