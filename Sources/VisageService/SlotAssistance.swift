@@ -33,10 +33,9 @@ final class SlotAssistance: @unchecked Sendable {  // Everything below is guarde
     private var assistants = 0
     private var stopping = false
     private let idleTimeout: TimeInterval
-    /// How long after every slot last ran a request the assistant stays away.
+    /// How long after every slot last ran a request the assistant stays away (the board's
+    /// `wakesNotBefore` is then that instant plus this).
     let settle: Duration
-    /// When every slot last ran a request (nil: never yet).
-    private var lastFull: ContinuousClock.Instant?
     /// Times an assistant thread woke up (tests read it).
     private var wakeUps = 0
 
@@ -55,7 +54,7 @@ final class SlotAssistance: @unchecked Sendable {  // Everything below is guarde
     func take() -> Assistance.Seat {
         condition.lock()
         running += 1
-        if running == slots { lastFull = .now }
+        if running == slots { board.wakesNotBefore = .now + settle }
         precondition(!freeSeats.isEmpty, "more work running than slots")
         let seat = board.seat(freeSeats.removeLast())
         spareChanged()
@@ -73,7 +72,7 @@ final class SlotAssistance: @unchecked Sendable {  // Everything below is guarde
 
     func leave(_ seat: Assistance.Seat) {
         condition.lock()
-        if running == slots { lastFull = .now }
+        if running == slots { board.wakesNotBefore = .now + settle }
         running -= 1
         freeSeats.append(seat.index)
         spareChanged()
@@ -101,22 +100,15 @@ final class SlotAssistance: @unchecked Sendable {  // Everything below is guarde
     /// help.
     private func spareChanged() {
         board.wakesOnPublish = assisting < slots - running
-        board.wakesNotBefore = lastFull.map { $0 + settle }
         if assisting > slots - running { board.changed() }
-    }
-
-    /// With `condition` held: whether another assistant may help now (a slot is free for it, and every
-    /// slot last ran a request ``settle`` ago at least).
-    private var mayAssist: Bool {
-        guard assisting < slots - running else { return false }
-        guard let lastFull else { return true }
-        return ContinuousClock.now - lastFull >= settle
     }
 
     private func assist() {
         condition.lock()
         while !stopping {
-            if mayAssist {
+            // The board's own rule for waking one: a slot is free for it (``spareChanged()`` keeps
+            // `wakesOnPublish`), and every slot last ran a request ``settle`` ago at least.
+            if board.wakesNow {
                 assisting += 1
                 spareChanged()
                 let helped = board.assistOne()

@@ -39,6 +39,11 @@ package final class Assistance: @unchecked Sendable {  // `pools` is guarded by 
     /// When set, an invocation's start wakes no one before this instant either (an owner whose threads
     /// should keep away for a while). Guarded by `condition`.
     package var wakesNotBefore: ContinuousClock.Instant?
+    /// Whether an invocation starting now would wake the waiting threads (``wakesOnPublish`` and
+    /// ``wakesNotBefore``): an owner asks it too before letting a thread assist. Read with `condition` held.
+    package var wakesNow: Bool {
+        wakesOnPublish && (wakesNotBefore.map { ContinuousClock.now >= $0 } ?? true)
+    }
     /// Operator parts threads have run through ``assistOne()``, over the board's life (tests read it).
     private let partsRun = Atomic<Int>(0)
 
@@ -65,7 +70,7 @@ package final class Assistance: @unchecked Sendable {  // `pools` is guarded by 
         condition.lock()
         pools[index] = pool
         epoch.add(1, ordering: .releasing)
-        if wakesOnPublish, wakesNotBefore.map({ ContinuousClock.now >= $0 }) ?? true { condition.broadcast() }
+        if wakesNow { condition.broadcast() }
         condition.unlock()
     }
 
