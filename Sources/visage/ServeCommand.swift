@@ -31,11 +31,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Most pixels an image may declare in its header; more get 422.", valueName: "PIXELS"))
     var maxPixels = ServiceConfiguration().maxPixels
 
-    @Option(help: ArgumentHelp("Inferences at once (default: the cores this process may use, after its CPU affinity mask and cgroup CPU quota).", valueName: "N"))
-    var maxInferences = ServiceConfiguration().maxConcurrentInferences
+    // Optional, so that the help states the rule and this machine's value once rather than adding a bare
+    // "(default: 2)" the reader would take for a constant.
+    @Option(help: ArgumentHelp("Inferences at once (default: the cores this process may use, after its CPU affinity mask and cgroup CPU quota; \(ServiceConfiguration().maxConcurrentInferences) here).", valueName: "N"))
+    var maxInferences: Int?
 
-    @Option(help: ArgumentHelp("Requests waiting for an inference beyond those running; more get 503 with Retry-After (default: half the core count, at least 1).", valueName: "N"))
-    var queue = ServiceConfiguration().queueLength
+    @Option(help: ArgumentHelp("Requests waiting for an inference beyond those running; more get 503 with Retry-After (default: half the cores, at least 1; \(ServiceConfiguration().queueLength) here).", valueName: "N"))
+    var queue: Int?
 
     @Option(help: ArgumentHelp("How long an admitted request may wait for an inference: milliseconds, `auto` (half the median of the last 32 inferences; pays with a long --queue) or `none` (default: until its deadline); 503 with Retry-After after it.", valueName: "MS|auto|none"))
     var queueTimeout = "none"
@@ -72,12 +74,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be in 0…65535") }
-        for (name, value) in [("--max-body-bytes", maxBodyBytes), ("--max-pixels", maxPixels), ("--max-inferences", maxInferences),
+        for (name, value) in [("--max-body-bytes", maxBodyBytes), ("--max-pixels", maxPixels), ("--max-inferences", maxInferences ?? 1),
                               ("--max-connections", maxConnections), ("--max-message-bytes", maxMessageBytes), ("--max-trackers", maxTrackers)]
         where value < 1 {
             throw ValidationError("\(name) \(value) must be at least 1")
         }
-        guard queue >= 0 else { throw ValidationError("--queue \(queue) must be 0 or more") }
+        if let queue, queue < 0 { throw ValidationError("--queue \(queue) must be 0 or more") }
         guard Self.queueTimeout(queueTimeout) != nil else {
             throw ValidationError("--queue-timeout \(queueTimeout) must be `auto`, `none` or milliseconds in [0, 3600000]")
         }
@@ -99,8 +101,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.maxBodyBytes = maxBodyBytes
         configuration.maxPixels = maxPixels
-        configuration.maxConcurrentInferences = maxInferences
-        configuration.queueLength = queue
+        if let maxInferences { configuration.maxConcurrentInferences = maxInferences }
+        if let queue { configuration.queueLength = queue }
         configuration.queueTimeout = Self.queueTimeout(queueTimeout) ?? QueueTimeout.none
         configuration.overloadWindow = Self.overloadWindow(overloadWindow) ?? nil
         configuration.refusalPause = Self.overloadWindow(refusalPause) ?? nil

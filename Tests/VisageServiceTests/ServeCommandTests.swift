@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
+import VisageService
 import Testing
 
 /// `visage serve` as a process: it listens, gets ready, and on SIGTERM finishes what it accepted, closes
@@ -100,8 +101,15 @@ import Testing
     @Test func admissionFlagsAreChecked() throws {
         let help = try CLI.run(["serve", "--help"]).stdout
         for flag in ["--queue", "--queue-timeout", "--overload-window", "--refusal-pause", "--drain-timeout"] { #expect(help.contains(flag), "\(flag)") }
+        // Each option states its default once: the machine-sized ones give their rule and this machine's value,
+        // not the rule followed by a bare "(default: 2)".
+        let entries = help.components(separatedBy: "\n  -").dropFirst().map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        #expect(entries.count > 15)
+        for entry in entries { #expect(entry.components(separatedBy: "(default:").count <= 2, "\(entry)") }
+        let cores = ServiceConfiguration().maxConcurrentInferences
+        #expect(entries.contains { $0.hasPrefix("-max-inferences") && $0.contains("quota; \(cores) here)") })
         for (flag, value) in [("--overload-window", "soon"), ("--overload-window", "-1"), ("--refusal-pause", "later"), ("--refusal-pause", "-3"),
-                              ("--queue-timeout", "never"), ("--queue", "-1"),
+                              ("--queue-timeout", "never"), ("--queue", "-1"), ("--max-inferences", "0"),
                               ("--drain-timeout", "0"), ("--drain-timeout", "nan")] {
             let result = try CLI.run(["serve", "--port", "0", "\(flag)=\(value)"])
             #expect(result.status == 2, "\(flag) \(value): \(result.status)")
