@@ -39,10 +39,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Requests waiting for an inference beyond those running; more get 503 with Retry-After (default: half the cores, at least 1; \(ServiceConfiguration().queueLength) here).", valueName: "N"))
     var queue: Int?
 
-    @Option(help: ArgumentHelp("How long an admitted request may wait for an inference: milliseconds, `auto` (half the median of the last 32 inferences; pays with a long --queue) or `none` (default: until its deadline); 503 with Retry-After after it.", valueName: "MS|auto|none"))
+    @Option(help: ArgumentHelp("How long an admitted request may wait for an inference: milliseconds, `auto` (half the median of the last 32 inferences; pays with a long --queue) or `none` (a request waits until its deadline); 503 with Retry-After after it.", valueName: "MS|auto|none"))
     var queueTimeout = "none"
 
-    @Option(help: ArgumentHelp("While more than half of the requests of the last window were refused, the queue is closed (a request is then admitted only when an inference is free, so accepted requests never wait under overload): the window in milliseconds (1000 is a good start; pays with a long --queue), or `none` (default: the queue stays open).", valueName: "MS|none"))
+    @Option(help: ArgumentHelp("While more than half of the requests of the last window were refused, the queue is closed (a request is then admitted only when an inference is free, so accepted requests never wait under overload): the window in milliseconds (1000 is a good start; pays with a long --queue), or `none` (the queue stays open).", valueName: "MS|none"))
     var overloadWindow = "none"
 
     @Option(help: ArgumentHelp("After a 503 with Retry-After, the connection is not read again for this long: milliseconds, or `none` (a client that resends at once, ignoring Retry-After, waits that long, so a retry storm cannot take the cores from the inferences; the 503 itself goes at once).", valueName: "MS|none"))
