@@ -84,15 +84,18 @@ public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The file's size or SHA-256 is not the recorded one.
     case altered(model: String, reason: String)
 
+    /// Where a good copy comes from: a user of the release tarball has no Scripts/ folder.
+    private static let restoreHint = "restore the models from Visage's release archive (its share/visage folder), or in a source checkout run Scripts/fetch-models.sh"
+
     public var description: String {
         switch self {
         case .notFound(let model, let searched):
             "model file \(model) was not found in \(searched.map(\.description).joined(separator: ", ")); "
                 + "set VISAGE_MODELS to a folder that holds the models, or install them in <folder of the executable>/../share/visage"
         case .missing(let model, let path):
-            "model file \(model) is missing (looked in \(path)); run Scripts/fetch-models.sh"
+            "model file \(model) is missing (looked in \(path)); " + Self.restoreHint
         case .altered(let model, let reason):
-            "model file \(model) is not the bundled one: \(reason); run Scripts/fetch-models.sh"
+            "model file \(model) is not the bundled one: \(reason); " + Self.restoreHint
         }
     }
 }
