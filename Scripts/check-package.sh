@@ -63,6 +63,8 @@ if [[ -f "$root/.build/release/visage.product/Objects.LinkFileList" ]]; then
 else
     echo "check-package: no release build here: the licences checked are those of ${linked[*]} only"
 fi
+[[ -s "$doc/LICENSE.icu" ]] || fail "no ICU licence (share/doc/visage/LICENSE.icu) for the ICU inside the static Foundation"
+grep -q "LICENSE.icu" "$doc/NOTICE" || fail "share/doc/visage/NOTICE does not name ICU's licence"
 for package in "${linked[@]}"; do
     compgen -G "$doc/packages/$package/LICENSE*" > /dev/null || fail "no licence for $package in share/doc/visage/packages/$package"
     grep -qE "(^|[ ,])$package([,.]|\$)" "$doc/NOTICE" || fail "share/doc/visage/NOTICE does not name $package"

@@ -62,13 +62,17 @@ if (( ${#packages[@]} == 0 )); then echo "package.sh: no linked package found" >
 toolchain="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"
 runtime="$toolchain/share/swift/LICENSE.txt"
 [[ -f "$runtime" ]] && install -m 644 "$runtime" "$doc/LICENSE.swift"
+# Foundation's internationalisation carries ICU (swift-foundation-icu), whose licence the toolchain does not
+# ship: ICU's own LICENSE file (Unicode-3.0 and its third-party notices), kept in Scripts/licenses/.
+install -m 644 "$root/Scripts/licenses/ICU.txt" "$doc/LICENSE.icu"
 cat > "$doc/NOTICE" <<NOTICE
 Visage $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown), built $(date -u +%Y-%m-%d) for Linux $arch.
 
 bin/visage contains:
 - $own;
 - the Swift standard library, Foundation and Dispatch, linked statically (Apache-2.0 with the Runtime
-  Library Exception; LICENSE.swift);
+  Library Exception; LICENSE.swift), Foundation with ICU's code and data (swift-foundation-icu; ICU is
+  under the Unicode License V3 with the third-party notices in LICENSE.icu);
 - code from these packages, each under the licence (and NOTICE, where it has one) in packages/<name>/:
   $(printf '%s\n' "${packages[@]}" | paste -sd ',' | sed 's/,/, /g' | fold -s -w 98 | sed 's/ *$//; 2,$s/^/  /').
 share/visage holds Google's MediaPipe face models (Apache-2.0); NOTICE.models and share/visage/NOTICE
