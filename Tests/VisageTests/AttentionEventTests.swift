@@ -83,6 +83,17 @@ struct AttentionEventTests {
         #expect(events == [10: ["faceDetected", "attentionLost"]], "a face that never watched has nothing to lose")
     }
 
+    /// A face that comes into a stream begun without one, watching from its first frame: attention (0.5 s)
+    /// would settle before presence (1 s), but "someone is watching" is never said while "no face" stands,
+    /// so anyone's attention is gained with the face's, right after `faceDetected`.
+    @Test func attentionIsNotGainedBeforePresence() {
+        let events = Self.run(50) { $0 < 20 ? [] : [Self.face(3, head: 0, gaze: 0)] }
+        #expect(events == [
+            10: ["noFaceDetected", "attentionLost"],
+            30: ["faceDetected", "attentionGained", "attentionGained 1"],
+        ])
+    }
+
     /// The options choose what watching means: without the gaze cone, eyes down still watch.
     @Test func conesAreOptional() {
         let lookingDown = AttentionOptions(gazeCone: nil, headCone: 30, minimumDuration: 0.5)

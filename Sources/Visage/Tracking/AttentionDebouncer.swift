@@ -8,7 +8,8 @@
 ///
 /// "Anyone" is watching when at least one face in the frame is. Its first state is always reported, as
 /// presence's is, but never before presence's first report, so a stream without faces reports
-/// `noFaceDetected` then `attentionLost`.
+/// `noFaceDetected` then `attentionLost`; and it is gained only while presence is reported, so a face
+/// that comes into view watching gains it with `faceDetected`, not before.
 package struct AttentionDebouncer: Sendable {
     private struct Face {
         var watching: PresenceDebouncer
@@ -30,10 +31,10 @@ package struct AttentionDebouncer: Sendable {
 
     /// One frame: `watching` by tracker ID for the faces in it, `reportedIDs` the IDs events use for
     /// those reported (others are candidates), `forgotten` tracker IDs the tracker has dropped with the
-    /// reported IDs they had. Returns the anyone event (if any) and the per-face events as
-    /// (reported ID, gained).
+    /// reported IDs they had, `presence` the presence last reported (nil: none yet). Returns the anyone
+    /// event (if any) and the per-face events as (reported ID, gained).
     package mutating func update(
-        watching: [Int: Bool], reportedIDs: [Int: Int], forgotten: [Int: Int], presenceKnown: Bool, time: Double
+        watching: [Int: Bool], reportedIDs: [Int: Int], forgotten: [Int: Int], presence: Bool?, time: Double
     ) -> (anyone: Bool?, faces: [(id: Int, gained: Bool)]) {
         var events: [(id: Int, gained: Bool)] = []
         let tracked = Set(faces.keys).union(watching.keys)
@@ -58,7 +59,7 @@ package struct AttentionDebouncer: Sendable {
         }
         _ = anyone.update(facePresent: watching.values.contains(true), at: time)
         var anyoneEvent: Bool?
-        if presenceKnown, let state = anyone.isPresent, state != anyoneReported {
+        if let presence, let state = anyone.isPresent, state != anyoneReported, presence || !state {
             anyoneEvent = state
             anyoneReported = state
         }

@@ -142,7 +142,7 @@ package struct FaceEventGenerator: Sendable {
         }
         lidsLoweredSince = lowered
         let changes = attention.update(
-            watching: watching, reportedIDs: reportedIDs, forgotten: forgotten, presenceKnown: presence.isPresent != nil, time: time)
+            watching: watching, reportedIDs: reportedIDs, forgotten: forgotten, presence: presence.isPresent, time: time)
         var attentionEvents: [FaceTrackingEvent] = []
         if let anyone = changes.anyone {
             attentionEvents.append(FaceTrackingEvent(kind: anyone ? .attentionGained : .attentionLost, time: time, frameIndex: frameIndex))
