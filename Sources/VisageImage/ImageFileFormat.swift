@@ -82,6 +82,10 @@ public enum ImageFileFormat: String, Sendable, Hashable, CaseIterable, Codable, 
         "jpg", "jpeg", "png", "ppm", "pgm", "pnm", "heic", "heif", "hif", "avif", "webp", "tif", "tiff", "gif", "bmp", "dib",
     ]
 
+    /// Every format's ``commonNames`` in one list ("JPEG, PNG, PPM/PGM, …"): what the CLI's help texts and
+    /// the service's `unsupported_format` message say Visage reads.
+    public static var allCommonNames: String { allCases.map(\.commonNames).joined(separator: ", ") }
+
     /// The names users know the format by, for messages and `visage info --formats`.
     public var commonNames: String {
         switch self {

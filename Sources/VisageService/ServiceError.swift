@@ -46,8 +46,7 @@ public struct ServiceError: Error, HTTPResponseError, CustomStringConvertible {
             var record = ErrorRecord(error)
             // The library names the first bytes it saw; the service repeats nothing of an upload.
             if record.code == .unsupportedFormat {
-                record.message = "the bytes are in no image format Visage reads: "
-                    + ImageFileFormat.allCases.map(\.commonNames).joined(separator: ", ")
+                record.message = "the bytes are in no image format Visage reads: " + ImageFileFormat.allCommonNames
             }
             self.init(record)
         }

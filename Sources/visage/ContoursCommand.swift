@@ -25,7 +25,7 @@ struct ContoursCommand: AsyncParsableCommand {
             --on-error record. Exit status: 0 ran, 1 an image failed under --on-error fail, 2 usage.
             """)
 
-    @Argument(help: "Image files or folders (\(readableImageFormats)); one image with --svg or --png.")
+    @Argument(help: "Image files or folders (\(ImageFileFormat.allCommonNames)); one image with --svg or --png.")
     var images: [String] = []
 
     @OptionGroup(title: "Many images")

@@ -44,7 +44,7 @@ struct DetectCommand: AsyncParsableCommand {
         case accurate
     }
 
-    @Argument(help: "Image files or folders (\(readableImageFormats)).")
+    @Argument(help: "Image files or folders (\(ImageFileFormat.allCommonNames)).")
     var images: [String] = []
 
     @OptionGroup(title: "Many images")

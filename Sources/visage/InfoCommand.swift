@@ -2,10 +2,6 @@ import ArgumentParser
 import Foundation
 import Visage
 
-/// The formats every command that takes images reads, for their help texts: those `visage info --formats`
-/// lists with their decoders.
-let readableImageFormats = ImageFileFormat.allCases.map(\.commonNames).joined(separator: ", ")
-
 /// `visage info`: what each image file is, read from its header only.
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +19,7 @@ struct InfoCommand: AsyncParsableCommand {
               …
             """)
 
-    @Argument(help: "Image files or folders (\(readableImageFormats)).")
+    @Argument(help: "Image files or folders (\(ImageFileFormat.allCommonNames)).")
     var images: [String] = []
 
     @Flag(help: "Print one JSON object per image (JSON Lines).")

@@ -24,7 +24,7 @@ struct RunModelCommand: AsyncParsableCommand {
     @Argument(help: "The .tflite model.")
     var model: String
 
-    @Argument(help: "The image (\(readableImageFormats)).")
+    @Argument(help: "The image (\(ImageFileFormat.allCommonNames)).")
     var image: String
 
     @Flag(help: "Run on each detected face's mesh region (square, eyes level) instead of the whole image.")
