@@ -30,7 +30,7 @@ struct AdmissionTests {
         let admission = Admission(slots: 1, queueLength: 1, queueTimeout: .fixed(.milliseconds(50)), retryAfterSeconds: 3)
         let (holds, release) = (Flag(), Flag())
         let holding = Task { try await admission.run(deadline: .now + .seconds(60), Self.hold(holds, until: release)) }
-        try await Self.waitUntil { holds.isSet }
+        try await ServiceTesting.eventually("the holder has its slot", within: Self.holdLimit) { holds.isSet }
         let start = ContinuousClock.now
         do {
             _ = try await admission.run(deadline: .now + .seconds(60)) { _ in 2 }
@@ -76,9 +76,9 @@ struct AdmissionTests {
         // No inference timed yet: no limit, the waiter is served after the one ahead of it.
         let (holds, release) = (Flag(), Flag())
         let first = Task { try await admission.run(deadline: .now + .seconds(60), Self.hold(holds, until: release)) }
-        try await Self.waitUntil { holds.isSet }
+        try await ServiceTesting.eventually("the holder has its slot", within: Self.holdLimit) { holds.isSet }
         let waiter = Task { try await admission.run(deadline: .now + .seconds(60)) { _ in 1 }.value }
-        try await Self.waitUntil { admission.queueDepth == 1 }
+        try await ServiceTesting.eventually("a waiter is queued", within: Self.holdLimit) { admission.queueDepth == 1 }
         try await Task.sleep(for: .milliseconds(600))
         release.set()
         #expect(try await waiter.value == 1)
@@ -89,7 +89,7 @@ struct AdmissionTests {
         }
         let (holdsAgain, releaseAgain) = (Flag(), Flag())
         let holding = Task { try await admission.run(deadline: .now + .seconds(60), Self.hold(holdsAgain, until: releaseAgain)) }
-        try await Self.waitUntil { holdsAgain.isSet }
+        try await ServiceTesting.eventually("the holder has its slot", within: Self.holdLimit) { holdsAgain.isSet }
         let start = ContinuousClock.now
         await #expect(throws: ServiceError.self) {
             try await admission.run(deadline: .now + .seconds(60)) { _ in 2 }
@@ -220,7 +220,7 @@ struct AdmissionTests {
         let long = Task(executorPreference: executor) {
             try await admission.run(deadline: .now + .seconds(300), here: true) { checkpoint in
                 started.set()
-                let end = ContinuousClock.now + .seconds(300)
+                let end = ContinuousClock.now + Self.holdLimit
                 while ContinuousClock.now < end {
                     Thread.sleep(forTimeInterval: 0.001)
                     try checkpoint.stage("step")
@@ -228,9 +228,9 @@ struct AdmissionTests {
                 return 0
             }.value
         }
-        try await Self.waitUntil { started.isSet }
+        try await ServiceTesting.eventually("the long work has started", within: Self.holdLimit) { started.isSet }
         let waiting = Task(executorPreference: executor) { try await admission.run(deadline: .now + .seconds(60), here: true) { _ in 2 }.value }
-        try await Self.waitUntil { admission.queueDepth == 1 }
+        try await ServiceTesting.eventually("a waiter is queued", within: Self.holdLimit) { admission.queueDepth == 1 }
         #expect(admission.load.running == 1)
         long.cancel()
         await #expect(throws: CancellationError.self) { try await long.value }
@@ -239,6 +239,9 @@ struct AdmissionTests {
     }
 
     static func thread() -> ObjectIdentifier { ObjectIdentifier(Thread.current) }
+
+    /// How long held work and the test's waits for it last at most, so that a failing test cannot hang the run.
+    static let holdLimit = Duration.seconds(300)
 
     /// Work that sets `holds` once it has its slot, then holds the slot until the test sets `release` (at
     /// most 5 minutes, so that a failing test cannot hang the run); returns whether it was released.
@@ -250,25 +253,12 @@ struct AdmissionTests {
     static func hold(_ holds: Flag, until release: Flag) -> @Sendable (inout Checkpoint) throws -> Bool {
         { _ in
             holds.set()
-            let end = ContinuousClock.now + .seconds(300)
+            let end = ContinuousClock.now + holdLimit
             while !release.isSet, ContinuousClock.now < end { Thread.sleep(forTimeInterval: 0.001) }
             return release.isSet
         }
     }
 
-    /// Polls `condition` every millisecond until it holds; throws after `limit` (a failure, not a hang).
-    static func waitUntil(
-        within limit: Duration = .seconds(300), _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        let end = ContinuousClock.now + limit
-        while !condition() {
-            guard ContinuousClock.now < end else {
-                try #require(condition(), "the condition did not hold within \(limit)", sourceLocation: sourceLocation)
-                return
-            }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-    }
 }
 
 /// Set by work on an inference thread, read by the test.
